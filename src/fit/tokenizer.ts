@@ -1,0 +1,57 @@
+import { AirlockError } from "../errors.js";
+
+/** Built-in encodings, loaded on first use so their rank tables never sit in the core chunk. */
+export type TokenizerName = "o200k_base" | "cl100k_base";
+
+/**
+ * Anything that counts tokens: pass one for models without a public tokenizer.
+ *
+ * @example
+ * shape(text, { tokenizer: { name: "approx", count: (t) => Math.ceil(t.length / 3) } })
+ */
+export interface TokenCounter {
+  readonly name?: string;
+  count(text: string): number | Promise<number>;
+}
+
+export interface ResolvedTokenizer {
+  readonly name: string;
+  count(text: string): Promise<number>;
+}
+
+/** Loads the named encoding lazily (a dynamic import per name), or wraps a user counter. */
+export async function resolveTokenizer(
+  spec: TokenizerName | TokenCounter,
+): Promise<ResolvedTokenizer> {
+  if (typeof spec !== "string") {
+    const name = spec.name ?? "custom";
+    return {
+      name,
+      async count(text) {
+        const n = await spec.count(text);
+        if (typeof n !== "number" || !Number.isFinite(n) || n < 0) {
+          throw new AirlockError(
+            "fit/tokenizer-failed",
+            `fit: tokenizer "${name}" returned ${String(n)}`,
+          );
+        }
+        return Math.ceil(n);
+      },
+    };
+  }
+  // Literal specifiers so bundlers split each encoding into its own lazily loaded chunk.
+  const module =
+    spec === "o200k_base"
+      ? await import("gpt-tokenizer/encoding/o200k_base")
+      : await import("gpt-tokenizer/encoding/cl100k_base");
+  const countTokens = module.countTokens;
+  // Tool output may contain "<|endoftext|>" and friends: count them as the plain text they are
+  // (the default would throw on them).
+  const plain = { disallowedSpecial: new Set<string>() };
+  return {
+    name: spec,
+    async count(text) {
+      return countTokens(text, plain);
+    },
+  };
+}

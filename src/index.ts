@@ -1,0 +1,24 @@
+/**
+ * airlock: shape every tool result before it reaches the model.
+ *
+ * @example
+ * import { shape, toOpenAIChat } from "airlock";
+ * const shaped = await shape(await fetch(url), { maxTokens: 2000, tool: "fetch" });
+ * messages.push(toOpenAIChat(shaped, { toolCallId }));
+ */
+
+export * from "./adapters/index.js";
+export { AirlockError, type AirlockErrorCode } from "./errors.js";
+export type { TokenCounter, TokenizerName } from "./fit/tokenizer.js";
+export type { CommandOutput, ShapeInput, ShapeOptions, StreamSource } from "./options.js";
+export { DEFAULT_MAX_BYTES, DEFAULT_MAX_TOKENS, MIN_MAX_TOKENS } from "./options.js";
+export { createShaper, type Shaper, shape } from "./shape.js";
+export type {
+  BinaryInfo,
+  Cut,
+  SectionMeta,
+  SectionName,
+  Shaped,
+  ShapedMeta,
+  ShapedStatus,
+} from "./types.js";

@@ -1,0 +1,160 @@
+import { createLineDecoder } from "../decode/lines.js";
+import { createKeeper, type KeeperLimits, type Kept } from "../keep/keeper.js";
+import type { StreamSource } from "../options.js";
+import type { ReadSection } from "../render/render.js";
+import type { SectionName } from "../types.js";
+import { sha256Hex } from "./digest.js";
+import { SNIFF_BYTES, sniff } from "./sniff.js";
+import { openSource } from "./source.js";
+
+/** Bytes left under `maxBytes`, shared by every source of one input (stdout and stderr together). */
+export interface ByteBudget {
+  remaining: number;
+}
+
+export interface ReadContext {
+  readonly budget: ByteBudget;
+  readonly contentType: string | undefined;
+  readonly keeper: KeeperLimits;
+  readonly lineCap: number;
+  readonly hashLimit: number;
+}
+
+/** A section as read, plus what only the shaper needs to know. */
+export interface ReadResult extends ReadSection {
+  /** True when no line had a non-space character. */
+  readonly blank: boolean;
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+/**
+ * Reads one source under the shared byte cap, counting bytes as chunks arrive (a declared length
+ * is never trusted) and cancelling the source at the first chunk past the cap. Text goes through
+ * the line decoder into a keeper; binary is hashed (up to `hashLimit`) and never decoded.
+ */
+export async function readSection(
+  name: SectionName,
+  source: StreamSource,
+  ctx: ReadContext,
+): Promise<ReadResult> {
+  const src = openSource(source);
+  let bytes = 0;
+  let capped = false;
+  let error: ReadResult["error"];
+
+  async function next(): Promise<Uint8Array | undefined> {
+    if (capped) return undefined;
+    let chunk: Uint8Array | undefined;
+    try {
+      chunk = await src.read();
+    } catch (cause) {
+      error = {
+        code: "intake/read-failed",
+        message: `intake: reading ${name} failed: ${describe(cause)}`,
+      };
+      await src.cancel().catch(() => undefined);
+      return undefined;
+    }
+    if (chunk === undefined) return undefined;
+    if (ctx.budget.remaining <= 0) {
+      capped = true;
+      await src.cancel();
+      return undefined;
+    }
+    if (chunk.byteLength > ctx.budget.remaining) {
+      chunk = chunk.subarray(0, ctx.budget.remaining);
+      capped = true;
+    }
+    ctx.budget.remaining -= chunk.byteLength;
+    bytes += chunk.byteLength;
+    if (capped) await src.cancel();
+    return chunk;
+  }
+
+  // Gather enough leading bytes to sniff.
+  const leading: Uint8Array[] = [];
+  let leadingBytes = 0;
+  while (leadingBytes < SNIFF_BYTES) {
+    const chunk = await next();
+    if (chunk === undefined) break;
+    leading.push(chunk);
+    leadingBytes += chunk.byteLength;
+  }
+  const sniffed = sniff(concat(leading, SNIFF_BYTES), ctx.contentType);
+
+  if (sniffed.kind === "binary") {
+    return readBinary(sniffed.mime);
+  }
+
+  let blank = true;
+  const keeper = createKeeper(ctx.keeper);
+  const decoder = createLineDecoder(
+    {
+      line(text, severity, omitted) {
+        if (blank && /\S/.test(text)) blank = false;
+        keeper.line(text, severity, omitted);
+      },
+    },
+    { lineCap: ctx.lineCap, encoding: sniffed.encoding },
+  );
+  for (const chunk of leading) decoder.write(chunk);
+  leading.length = 0;
+  for (let chunk = await next(); chunk !== undefined; chunk = await next()) decoder.write(chunk);
+  decoder.end();
+  const kept: Kept = keeper.finish();
+  return {
+    name,
+    bytes,
+    capped,
+    invalid: decoder.stats.invalid,
+    kept,
+    blank,
+    ...(error ? { error } : {}),
+  };
+
+  async function readBinary(mime: string): Promise<ReadResult> {
+    // Hold bytes only up to hashLimit; past it stop reading: the size is all that is left to learn,
+    // and a source that knows its size (bytes, Blob) tells it without being read.
+    const held: Uint8Array[] = [...leading];
+    let heldBytes = leadingBytes;
+    let exhausted = false;
+    while (heldBytes <= ctx.hashLimit) {
+      const chunk = await next();
+      if (chunk === undefined) {
+        exhausted = !capped && error === undefined;
+        break;
+      }
+      held.push(chunk);
+      heldBytes += chunk.byteLength;
+    }
+    if (!exhausted) await src.cancel();
+    const sha256 = exhausted ? await sha256Hex(concat(held, heldBytes)) : undefined;
+    const known = src.size !== undefined;
+    const binary = {
+      mime,
+      bytes: exhausted ? bytes : known ? (src.size as number) : bytes,
+      complete: exhausted || known,
+      ...(sha256 ? { sha256 } : {}),
+    };
+    return { name, bytes, capped, invalid: 0, binary, blank: false, ...(error ? { error } : {}) };
+  }
+}
+
+function concat(chunks: readonly Uint8Array[], limit: number): Uint8Array {
+  let total = 0;
+  for (const c of chunks) total += c.byteLength;
+  const out = new Uint8Array(Math.min(total, limit));
+  let offset = 0;
+  for (const c of chunks) {
+    if (offset >= out.byteLength) break;
+    const piece = c.subarray(0, out.byteLength - offset);
+    out.set(piece, offset);
+    offset += piece.byteLength;
+  }
+  return out;
+}
+
+function describe(cause: unknown): string {
+  if (cause instanceof Error) return cause.message;
+  return String(cause);
+}

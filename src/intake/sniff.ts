@@ -1,0 +1,94 @@
+/** What the first bytes of a source say it is. */
+export type Sniffed =
+  | { readonly kind: "text"; readonly encoding: "utf-8" | "utf-16le" | "utf-16be" }
+  | { readonly kind: "binary"; readonly mime: string };
+
+/** How many leading bytes the sniffer wants before it decides. */
+export const SNIFF_BYTES = 4096;
+
+// Signatures from the formats' published magic numbers; `at` is the byte offset.
+const MAGIC: ReadonlyArray<{ mime: string; bytes: readonly number[]; at?: number }> = [
+  { mime: "image/png", bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
+  { mime: "image/jpeg", bytes: [0xff, 0xd8, 0xff] },
+  { mime: "image/gif", bytes: [0x47, 0x49, 0x46, 0x38] },
+  { mime: "image/webp", bytes: [0x57, 0x45, 0x42, 0x50], at: 8 },
+  { mime: "image/bmp", bytes: [0x42, 0x4d], at: 0 },
+  { mime: "image/x-icon", bytes: [0x00, 0x00, 0x01, 0x00] },
+  { mime: "application/pdf", bytes: [0x25, 0x50, 0x44, 0x46, 0x2d] },
+  { mime: "application/zip", bytes: [0x50, 0x4b, 0x03, 0x04] },
+  { mime: "application/gzip", bytes: [0x1f, 0x8b] },
+  { mime: "application/x-bzip2", bytes: [0x42, 0x5a, 0x68] },
+  { mime: "application/x-xz", bytes: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00] },
+  { mime: "application/zstd", bytes: [0x28, 0xb5, 0x2f, 0xfd] },
+  { mime: "application/x-7z-compressed", bytes: [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c] },
+  { mime: "application/x-elf", bytes: [0x7f, 0x45, 0x4c, 0x46] },
+  { mime: "application/wasm", bytes: [0x00, 0x61, 0x73, 0x6d] },
+  { mime: "application/x-mach-binary", bytes: [0xcf, 0xfa, 0xed, 0xfe] },
+  { mime: "application/vnd.sqlite3", bytes: [0x53, 0x51, 0x4c, 0x69, 0x74, 0x65, 0x20, 0x66] },
+  { mime: "audio/ogg", bytes: [0x4f, 0x67, 0x67, 0x53] },
+  { mime: "audio/flac", bytes: [0x66, 0x4c, 0x61, 0x43] },
+  { mime: "audio/mpeg", bytes: [0x49, 0x44, 0x33] },
+  { mime: "video/mp4", bytes: [0x66, 0x74, 0x79, 0x70], at: 4 },
+  { mime: "font/woff2", bytes: [0x77, 0x4f, 0x46, 0x32] },
+  { mime: "font/woff", bytes: [0x77, 0x4f, 0x46, 0x46] },
+];
+
+// A bare "BM" is a plausible start of text, so BMP also needs its file-size field to be binary.
+const WEAK = new Set(["image/bmp"]);
+
+const BINARY_TYPES =
+  /^(?:image\/(?!svg)|audio\/|video\/|font\/|application\/(?:octet-stream|pdf|zip|gzip|x-|vnd\.(?!.*(?:json|xml))|wasm|zstd))/i;
+
+function matches(head: Uint8Array, sig: { bytes: readonly number[]; at?: number }): boolean {
+  const at = sig.at ?? 0;
+  if (head.byteLength < at + sig.bytes.length) return false;
+  for (let i = 0; i < sig.bytes.length; i++) if (head[at + i] !== sig.bytes[i]) return false;
+  return true;
+}
+
+/**
+ * Decides text or binary from the first bytes and the declared type. Bytes win over a declared
+ * text type (a NUL byte is never text), a declared binary type wins over text-looking bytes.
+ */
+export function sniff(head: Uint8Array, contentType?: string): Sniffed {
+  if (head[0] === 0xff && head[1] === 0xfe) return { kind: "text", encoding: "utf-16le" };
+  if (head[0] === 0xfe && head[1] === 0xff) return { kind: "text", encoding: "utf-16be" };
+  for (const sig of MAGIC) {
+    if (!matches(head, sig)) continue;
+    if (WEAK.has(sig.mime) && !looksBinary(head)) continue;
+    return { kind: "binary", mime: sig.mime };
+  }
+  const declared = contentType?.split(";")[0]?.trim().toLowerCase();
+  if (declared && BINARY_TYPES.test(declared)) return { kind: "binary", mime: declared };
+  if (looksBinary(head)) return { kind: "binary", mime: "application/octet-stream" };
+  return { kind: "text", encoding: "utf-8" };
+}
+
+/** NUL bytes, or many control bytes / invalid UTF-8, mean the bytes are not text. */
+function looksBinary(head: Uint8Array): boolean {
+  if (head.byteLength === 0) return false;
+  let suspicious = 0;
+  for (let i = 0; i < head.byteLength; i++) {
+    const b = head[i] as number;
+    if (b === 0) return true;
+    // C0 controls other than \t \n \v \f \r and ESC (ANSI colours are common in logs).
+    if (b < 0x20 && b !== 9 && b !== 10 && b !== 11 && b !== 12 && b !== 13 && b !== 27)
+      suspicious++;
+  }
+  const text = new TextDecoder("utf-8").decode(head.subarray(0, trimPartialUtf8(head)));
+  let invalid = 0;
+  for (let i = text.indexOf("\uFFFD"); i !== -1; i = text.indexOf("\uFFFD", i + 1)) invalid++;
+  return (suspicious + invalid) / head.byteLength > 0.1;
+}
+
+/** Length of `bytes` without a UTF-8 sequence cut off at its end. */
+function trimPartialUtf8(bytes: Uint8Array): number {
+  const n = bytes.byteLength;
+  for (let back = 1; back <= 3 && back <= n; back++) {
+    const b = bytes[n - back] as number;
+    if ((b & 0xc0) === 0x80) continue; // continuation byte: look further back
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return need > back ? n - back : n;
+  }
+  return n;
+}

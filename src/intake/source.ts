@@ -1,0 +1,125 @@
+import { AirlockError } from "../errors.js";
+import type { StreamSource } from "../options.js";
+
+/** Pieces larger than this are handed downstream in slices, so no stage ever sees a huge chunk. */
+export const SLICE_BYTES = 1 << 20;
+
+/** A byte source, read chunk by chunk. `size` is set when the total is known without reading. */
+export interface ByteSource {
+  readonly size: number | undefined;
+  /** Next chunk, or `undefined` at the end. */
+  read(): Promise<Uint8Array | undefined>;
+  /** Stop the source early (the byte cap was hit, or nothing more is wanted). */
+  cancel(): Promise<void>;
+}
+
+function fromBytes(bytes: Uint8Array): ByteSource {
+  let offset = 0;
+  return {
+    size: bytes.byteLength,
+    async read() {
+      if (offset >= bytes.byteLength) return undefined;
+      const end = Math.min(bytes.byteLength, offset + SLICE_BYTES);
+      const piece = bytes.subarray(offset, end);
+      offset = end;
+      return piece;
+    },
+    async cancel() {
+      offset = bytes.byteLength;
+    },
+  };
+}
+
+function fromString(text: string): ByteSource {
+  // Encode slice by slice so a 50 MB string is never copied whole; never split a surrogate pair.
+  const encoder = new TextEncoder();
+  const step = SLICE_BYTES >> 2;
+  let offset = 0;
+  return {
+    size: undefined,
+    async read() {
+      if (offset >= text.length) return undefined;
+      let end = Math.min(text.length, offset + step);
+      const last = text.charCodeAt(end - 1);
+      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end += 1;
+      const piece = encoder.encode(text.slice(offset, end));
+      offset = end;
+      return piece;
+    },
+    async cancel() {
+      offset = text.length;
+    },
+  };
+}
+
+function fromStream(stream: ReadableStream<Uint8Array>): ByteSource {
+  const reader = stream.getReader();
+  let pending: Uint8Array | undefined;
+  let done = false;
+  return {
+    size: undefined,
+    async read() {
+      if (pending) {
+        const piece = pending.subarray(0, SLICE_BYTES);
+        pending = pending.byteLength > SLICE_BYTES ? pending.subarray(SLICE_BYTES) : undefined;
+        return piece;
+      }
+      if (done) return undefined;
+      for (;;) {
+        const { value, done: finished } = await reader.read();
+        if (finished) {
+          done = true;
+          reader.releaseLock();
+          return undefined;
+        }
+        if (value === undefined || value.byteLength === 0) continue;
+        const bytes = toUint8Array(value);
+        if (bytes.byteLength <= SLICE_BYTES) return bytes;
+        pending = bytes.subarray(SLICE_BYTES);
+        return bytes.subarray(0, SLICE_BYTES);
+      }
+    },
+    async cancel() {
+      pending = undefined;
+      if (done) return;
+      done = true;
+      // A source that refuses to cancel must not turn a finished shape into a failure.
+      await reader.cancel().catch(() => undefined);
+    },
+  };
+}
+
+function toUint8Array(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (ArrayBuffer.isView(value))
+    return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  if (typeof value === "string") return new TextEncoder().encode(value);
+  throw new AirlockError(
+    "input/unsupported",
+    "intake: a stream produced a chunk that is not bytes",
+  );
+}
+
+/** Opens any byte or text source for reading. */
+export function openSource(source: StreamSource): ByteSource {
+  if (typeof source === "string") return fromString(source);
+  if (source instanceof Uint8Array) return fromBytes(source);
+  if (source instanceof ArrayBuffer) return fromBytes(new Uint8Array(source));
+  if (ArrayBuffer.isView(source)) {
+    const view = source as ArrayBufferView;
+    return fromBytes(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
+  }
+  if (typeof Blob !== "undefined" && source instanceof Blob) {
+    const blob = source;
+    const inner = fromStream(blob.stream() as ReadableStream<Uint8Array>);
+    return { size: blob.size, read: inner.read, cancel: inner.cancel };
+  }
+  if (typeof ReadableStream !== "undefined" && source instanceof ReadableStream) {
+    return fromStream(source);
+  }
+  throw new AirlockError(
+    "input/unsupported",
+    "intake: unsupported source (expected string, Uint8Array, ArrayBuffer, Blob or ReadableStream)",
+  );
+}

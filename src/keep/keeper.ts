@@ -1,0 +1,248 @@
+import { continuesEvidence, type Severity } from "./evidence.js";
+
+/** One kept line, or a run of identical lines folded into one. */
+export interface Unit {
+  /** 1-based line number of the first line. */
+  readonly index: number;
+  readonly text: string;
+  /** How many identical consecutive lines this unit stands for (1 = no repeat). */
+  repeat: number;
+  severity: Severity;
+  /** Characters cut from the middle of this line by the decoder's line cap. */
+  readonly omittedChars: number;
+}
+
+/** A piece of evidence: the lines that matched and the context around them. */
+export interface Group {
+  readonly units: Unit[];
+  severity: Severity;
+  /** Order of creation; the first group of a severity is never evicted by a later one. */
+  readonly seq: number;
+  chars: number;
+}
+
+export interface KeeperLimits {
+  /** Characters of the first lines to hold. */
+  readonly headChars: number;
+  /** Characters of the last lines to hold (a ring buffer). */
+  readonly tailChars: number;
+  /** Characters of evidence groups to hold. */
+  readonly evidenceChars: number;
+  /** Lines of context kept before and after an evidence line. */
+  readonly context?: number;
+  /** Longest stack trace or diagnostic kept as one group. */
+  readonly maxGroupLines?: number;
+}
+
+/** What the keeper held when the input ended. */
+export interface Kept {
+  readonly head: readonly Unit[];
+  readonly tail: readonly Unit[];
+  readonly groups: readonly Group[];
+  /** Lines seen (each repeat counted). */
+  readonly lines: number;
+  /** Lines that were evidence (each repeat counted). */
+  readonly evidenceLines: number;
+  /** True when every line seen is in `head` or `tail`: nothing was dropped. */
+  readonly complete: boolean;
+}
+
+export interface Keeper {
+  line(text: string, severity: Severity, omittedChars: number): void;
+  finish(): Kept;
+}
+
+const NOVELTY_WARMUP = 200;
+const MAX_TEMPLATES = 4096;
+const MAX_NOVEL = 32;
+
+/**
+ * The one budgeted selector every format shares. It holds the first lines (head), a ring of the
+ * last lines (tail), and a reservoir of evidence groups with their context, and counts the rest.
+ * Memory is bounded by the limits, never by the input: a 1 GB log and a 1 KB log cost the same.
+ *
+ * Eviction favours what an agent needs: a lower severity goes before a higher one, and within a
+ * severity the first group (often the root cause) stays while later ones roll like a ring, so
+ * the first and the latest errors survive.
+ *
+ * @example
+ * const keeper = createKeeper({ headChars: 2000, tailChars: 3000, evidenceChars: 4000 });
+ * keeper.line("ERROR boom", 2, 0);
+ * keeper.finish().groups.length; // 1
+ */
+export function createKeeper(limits: KeeperLimits): Keeper {
+  const context = limits.context ?? 2;
+  const maxGroupLines = limits.maxGroupLines ?? 40;
+  const head: Unit[] = [];
+  let headChars = 0;
+  let headOpen = true;
+  // Ring buffer of tail units: `tail[tailStart..]` are live.
+  let tail: Unit[] = [];
+  let tailStart = 0;
+  let tailChars = 0;
+  let dropped = false;
+  const groups: Group[] = [];
+  let groupChars = 0;
+  let groupSeq = 0;
+  let open: Group | undefined;
+  let openAfter = 0;
+  let lines = 0;
+  let evidenceLines = 0;
+  let last: Unit | undefined;
+  let prev1: Unit | undefined;
+  let prev2: Unit | undefined;
+
+  // Stand-out detection: count line templates (digits folded, first 40 chars); a template first
+  // seen after the warm-up that stays rare is evidence of something unusual in a repetitive log.
+  const templates = new Map<number, number>();
+  let templatesFull = false;
+  const novel: Array<{ unit: Unit; template: number }> = [];
+
+  function template(text: string): number {
+    let h = 0x811c9dc5;
+    const n = Math.min(text.length, 40);
+    let digits = false;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 48 && c <= 57) {
+        if (digits) continue;
+        digits = true;
+        h = Math.imul(h ^ 35, 16777619);
+        continue;
+      }
+      digits = false;
+      h = Math.imul(h ^ c, 16777619);
+    }
+    return h;
+  }
+
+  function addGroup(group: Group): void {
+    groups.push(group);
+    groupChars += group.chars;
+  }
+
+  function evict(): void {
+    while (groupChars > limits.evidenceChars && groups.length > 1) {
+      // Lowest severity first; within it the second-oldest, so the first one stays.
+      let victim = -1;
+      let firstOfSeverity = -1;
+      let lowest = 4;
+      for (let i = 0; i < groups.length; i++) {
+        const g = groups[i] as Group;
+        if (g === open) continue;
+        if (g.severity < lowest) {
+          lowest = g.severity;
+          firstOfSeverity = i;
+          victim = i;
+        } else if (g.severity === lowest && victim === firstOfSeverity) {
+          victim = i;
+        }
+      }
+      if (victim === -1) return;
+      const [gone] = groups.splice(victim, 1);
+      groupChars -= (gone as Group).chars;
+    }
+  }
+
+  function pushTail(unit: Unit): void {
+    tail.push(unit);
+    tailChars += unit.text.length + 1;
+    while (tailChars > limits.tailChars && tail.length - tailStart > 1) {
+      const gone = tail[tailStart] as Unit;
+      tailChars -= gone.text.length + 1;
+      tailStart++;
+      dropped = true;
+    }
+    // Compact the ring now and then so the array does not grow with the input.
+    if (tailStart > 1024 && tailStart * 2 > tail.length) {
+      tail = tail.slice(tailStart);
+      tailStart = 0;
+    }
+  }
+
+  function attach(unit: Unit, severity: Severity): boolean {
+    if (open === undefined) return false;
+    const continues = severity > 0 || openAfter > 0 || continuesEvidence(unit.text);
+    if (!continues || open.units.length >= maxGroupLines) {
+      open = undefined;
+      return false;
+    }
+    open.units.push(unit);
+    open.chars += unit.text.length + 1;
+    groupChars += unit.text.length + 1;
+    if (severity > open.severity) open.severity = severity;
+    openAfter = severity > 0 ? context : openAfter - 1;
+    return true;
+  }
+
+  function line(text: string, severity: Severity, omittedChars: number): void {
+    lines++;
+    if (severity > 0) evidenceLines++;
+    if (last !== undefined && text === last.text && omittedChars === 0 && last.omittedChars === 0) {
+      last.repeat++;
+      return;
+    }
+    const unit: Unit = { index: lines, text, repeat: 1, severity, omittedChars };
+    last = unit;
+
+    if (headOpen && headChars + text.length + 1 <= limits.headChars) {
+      head.push(unit);
+      headChars += text.length + 1;
+    } else {
+      headOpen = false;
+      pushTail(unit);
+    }
+
+    if (!attach(unit, severity)) {
+      if (severity > 0) {
+        const units: Unit[] = [];
+        if (context >= 2 && prev2 !== undefined) units.push(prev2);
+        if (context >= 1 && prev1 !== undefined) units.push(prev1);
+        units.push(unit);
+        let chars = 0;
+        for (const u of units) chars += u.text.length + 1;
+        open = { units, severity, seq: groupSeq++, chars };
+        openAfter = context;
+        addGroup(open);
+        evict();
+      } else if (!templatesFull) {
+        const t = template(text);
+        const seen = templates.get(t) ?? 0;
+        templates.set(t, seen + 1);
+        if (templates.size >= MAX_TEMPLATES) templatesFull = true;
+        if (seen === 0 && lines > NOVELTY_WARMUP && novel.length < MAX_NOVEL) {
+          novel.push({ unit, template: t });
+        }
+      }
+    } else {
+      evict();
+    }
+    prev2 = prev1;
+    prev1 = unit;
+  }
+
+  function finish(): Kept {
+    // Stand-outs count only in a repetitive log, and only if their template stayed rare.
+    const repetitive = !templatesFull && templates.size * 20 <= lines;
+    if (repetitive) {
+      for (const { unit, template: t } of novel) {
+        if ((templates.get(t) ?? 0) > 2) continue;
+        unit.severity = 1;
+        evidenceLines++;
+        addGroup({ units: [unit], severity: 1, seq: groupSeq++, chars: unit.text.length + 1 });
+      }
+      groups.sort((a, b) => (a.units[0] as Unit).index - (b.units[0] as Unit).index);
+      evict();
+    }
+    return {
+      head,
+      tail: tail.slice(tailStart),
+      groups,
+      lines,
+      evidenceLines,
+      complete: !dropped,
+    };
+  }
+
+  return { line, finish };
+}

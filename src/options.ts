@@ -1,0 +1,105 @@
+import { AirlockError } from "./errors.js";
+import type { TokenCounter, TokenizerName } from "./fit/tokenizer.js";
+
+/** Anything `shape()` can read. */
+export type ShapeInput =
+  | string
+  | Uint8Array
+  | ArrayBuffer
+  | Blob
+  | ReadableStream<Uint8Array>
+  | Response
+  | CommandOutput;
+
+/** A byte or text source of a command stream. */
+export type StreamSource = string | Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array>;
+
+/** What a finished (or streaming) command produced. */
+export interface CommandOutput {
+  readonly stdout: StreamSource;
+  readonly stderr?: StreamSource;
+  readonly exitCode?: number | null;
+  readonly signal?: string | null;
+}
+
+export interface ShapeOptions {
+  /** Upper bound on the tokens of `text`, fence and markers included. Default 4000. */
+  readonly maxTokens?: number;
+  /** Hard cap on bytes read from the input (all streams together). Default 256 MiB. */
+  readonly maxBytes?: number;
+  /** Media type hint, e.g. `text/plain` or `application/octet-stream`; sniffed when absent. */
+  readonly contentType?: string;
+  /** Name of the tool that produced the result; shown in the fence. */
+  readonly tool?: string;
+  /** Fence the text as untrusted data. Default true. */
+  readonly untrusted?: boolean;
+  /** `o200k_base` (default), `cl100k_base`, or any `{ name?, count(text) }`. */
+  readonly tokenizer?: TokenizerName | TokenCounter;
+  /** Sentence telling the model how to get what was omitted. Default: narrow the tool call. */
+  readonly next?: string;
+  /** Binary inputs up to this many bytes get a SHA-256 in their placeholder. Default 16 MiB. */
+  readonly hashLimit?: number;
+}
+
+/** Options after validation, with defaults filled in. */
+export interface CompiledOptions {
+  readonly maxTokens: number;
+  readonly maxBytes: number;
+  readonly contentType: string | undefined;
+  readonly tool: string | undefined;
+  readonly untrusted: boolean;
+  readonly tokenizer: TokenizerName | TokenCounter;
+  readonly next: string;
+  readonly hashLimit: number;
+}
+
+export const DEFAULT_MAX_TOKENS = 4000;
+export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_HASH_LIMIT = 16 * 1024 * 1024;
+/** Below this a fenced result cannot say anything useful. */
+export const MIN_MAX_TOKENS = 48;
+const DEFAULT_NEXT =
+  "to see omitted lines, call the tool again with a narrower request (a filter, a line range, or a page)";
+
+function fail(message: string): never {
+  throw new AirlockError("options/invalid", `options: ${message}`);
+}
+
+function positiveInteger(name: string, value: unknown, fallback: number, min = 1): number {
+  if (value === undefined) return fallback;
+  if (value === Number.POSITIVE_INFINITY && name === "maxBytes") return Number.MAX_SAFE_INTEGER;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
+    fail(`${name} must be an integer >= ${min} (got ${String(value)})`);
+  }
+  return value;
+}
+
+/** Validates options once and fills defaults; the result is frozen and safe to share. */
+export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
+  if (options === null || typeof options !== "object") fail("options must be an object");
+  const tokenizer = options.tokenizer ?? "o200k_base";
+  if (typeof tokenizer === "string") {
+    if (tokenizer !== "o200k_base" && tokenizer !== "cl100k_base") {
+      fail(`tokenizer must be "o200k_base", "cl100k_base" or { count(text) } (got "${tokenizer}")`);
+    }
+  } else if (typeof tokenizer !== "object" || typeof tokenizer.count !== "function") {
+    fail("tokenizer must be a name or an object with count(text)");
+  }
+  for (const key of ["contentType", "tool", "next"] as const) {
+    const value = options[key];
+    if (value !== undefined && typeof value !== "string") fail(`${key} must be a string`);
+  }
+  if (options.untrusted !== undefined && typeof options.untrusted !== "boolean") {
+    fail("untrusted must be a boolean");
+  }
+  return Object.freeze({
+    maxTokens: positiveInteger("maxTokens", options.maxTokens, DEFAULT_MAX_TOKENS, MIN_MAX_TOKENS),
+    maxBytes: positiveInteger("maxBytes", options.maxBytes, DEFAULT_MAX_BYTES),
+    contentType: options.contentType,
+    tool: options.tool,
+    untrusted: options.untrusted ?? true,
+    tokenizer,
+    next: options.next ?? DEFAULT_NEXT,
+    hashLimit: positiveInteger("hashLimit", options.hashLimit, DEFAULT_HASH_LIMIT, 0),
+  });
+}

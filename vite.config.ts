@@ -1,0 +1,48 @@
+import { builtinModules } from "node:module";
+import { fileURLToPath } from "node:url";
+import { defineConfig, type Plugin } from "vite";
+
+const nodeBuiltins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+
+/**
+ * Vite's browser-targeted build would silently replace `node:*` imports with an
+ * empty "__vite-browser-external" stub. The library must be runtime-neutral
+ * (Node, browsers, workerd without nodejs_compat), so make that a hard error.
+ */
+export function noNodeBuiltins(): Plugin {
+  return {
+    name: "airlock:no-node-builtins",
+    enforce: "pre",
+    resolveId(id, importer) {
+      if (id.startsWith("node:") || nodeBuiltins.has(id)) {
+        this.error(
+          `Node.js builtin "${id}" imported by ${importer ?? "?"}; src/ must stay runtime-neutral.`,
+        );
+      }
+      return null;
+    },
+  };
+}
+
+// Library build: ESM only, single entry -> dist/index.js.
+// Type declarations are emitted separately by `tsc -p tsconfig.build.json`.
+export default defineConfig({
+  plugins: [noNodeBuiltins()],
+  build: {
+    target: "es2022",
+    outDir: "dist",
+    emptyOutDir: true,
+    sourcemap: true,
+    minify: false,
+    lib: {
+      entry: fileURLToPath(new URL("./src/index.ts", import.meta.url)),
+      formats: ["es"],
+      fileName: "index",
+    },
+    rolldownOptions: {
+      // Keep gpt-tokenizer (and its subpaths) external so its lazy
+      // `await import("gpt-tokenizer/...")` stays a runtime import of the dependency.
+      external: [/^gpt-tokenizer(?:\/.*)?$/],
+    },
+  },
+});

@@ -1,0 +1,110 @@
+import { fileURLToPath } from "node:url";
+import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { playwright } from "@vitest/browser-playwright";
+import { defineConfig } from "vitest/config";
+
+/**
+ * One test suite, three runtimes:
+ *   - node:     plain Vitest in Node.js
+ *   - chromium: Vitest browser mode, real Debian Chromium driven by Playwright
+ *   - workerd:  real workerd via @cloudflare/vitest-pool-workers (Miniflare)
+ *
+ * File conventions:
+ *   test/suites/**\/*.test.ts        shared; runs in all three projects
+ *   test/runtimes/*.test.ts          shared runtime checks; runs in all three projects
+ *   test/runtimes/chromium/**\/*.test.ts  chromium only
+ *   test/runtimes/workerd/**\/*.test.ts   workerd only
+ *   test/node/**\/*.test.ts          node only (fs fixtures, huge streams, ...)
+ *   test/runtimes/node/**\/*.test.ts node only infrastructure checks (e.g. plain workerd)
+ *
+ * Every project `provide`s `runtime`, so a test can `inject("runtime")` to know
+ * where it is supposed to be running (see test/runtimes/runtime-identity.test.ts).
+ */
+
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const WORKERD_COMPATIBILITY_DATE = "2026-04-01";
+
+const shared = ["test/suites/**/*.test.ts", "test/runtimes/*.test.ts"];
+
+export default defineConfig({
+  resolve: {
+    // Lets tests/demo import the library by its package name without a build.
+    alias: [
+      { find: /^airlock$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) },
+    ],
+  },
+  test: {
+    reporters: ["default"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "node",
+          environment: "node",
+          include: [...shared, "test/node/**/*.test.ts", "test/runtimes/node/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          provide: { runtime: "node" },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "chromium",
+          include: [...shared, "test/runtimes/chromium/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          provide: { runtime: "chromium" },
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            provider: playwright({
+              launchOptions: {
+                executablePath: CHROMIUM_PATH,
+                args: [
+                  "--headless",
+                  "--no-sandbox",
+                  "--disable-gpu",
+                  "--disable-quic",
+                  "--no-first-run",
+                  "--disable-background-networking",
+                  "--disable-component-update",
+                  "--disable-sync",
+                ],
+              },
+            }),
+            instances: [{ browser: "chromium" }],
+          },
+        },
+      },
+      {
+        extends: true,
+        plugins: [
+          cloudflareTest({
+            miniflare: {
+              compatibilityDate: WORKERD_COMPATIBILITY_DATE,
+              // No compatibility flags on purpose: the library must not need
+              // nodejs_compat. (The pool itself force-enables nodejs_compat_v2
+              // for its own test harness; see README/report.)
+              compatibilityFlags: [],
+            },
+          }),
+        ],
+        test: {
+          name: "workerd",
+          include: [...shared, "test/runtimes/workerd/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          provide: { runtime: "workerd" },
+        },
+      },
+    ],
+  },
+});
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    runtime: "node" | "chromium" | "workerd";
+  }
+}
