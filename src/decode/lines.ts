@@ -1,5 +1,10 @@
-import { evidenceScanner, type Severity, severityOf } from "../keep/evidence.js";
+import { anchorScanner, lineClassifier, type Severity } from "../keep/evidence.js";
 import { collapseCarriageReturns, stripAnsi } from "./normalize.js";
+import { createUtf8Decoder } from "./utf8.js";
+
+/** Lines up to this long are classified whole; longer ones in windows around each anchor. */
+const WHOLE_LINE = 4096;
+const WINDOW = 256;
 
 /** Receives decoded, normalised lines one at a time. */
 export interface LineSink {
@@ -31,35 +36,73 @@ export function createLineDecoder(
   sink: LineSink,
   options: { lineCap: number; encoding?: "utf-8" | "utf-16le" | "utf-16be" },
 ): LineDecoder {
-  const decoder = new TextDecoder(options.encoding ?? "utf-8");
-  const scanner = evidenceScanner();
-  const headCap = Math.ceil(options.lineCap * 0.75);
-  const tailCap = options.lineCap - headCap;
+  const encoding = options.encoding ?? "utf-8";
+  // UTF-16 is rare enough to take the simple path; UTF-8 keeps V8's fast one-byte strings.
+  const utf16 = encoding === "utf-8" ? undefined : new TextDecoder(encoding);
+  const utf8 = createUtf8Decoder((text) => {
+    if (text.length > 0) take(text);
+  });
+  const anchors = anchorScanner();
+  const classify = lineClassifier();
+  const lineCap = options.lineCap;
+  const headCap = Math.ceil(lineCap * 0.75);
+  const tailCap = lineCap - headCap;
   const stats: LineDecoderStats = { invalid: 0, chars: 0 };
 
-  // The unfinished last line. In "long" mode only its head and tail are held.
-  let carry = "";
-  let longHead: string | undefined;
-  let longOmitted = 0;
-  let longSeverity: Severity = 0;
+  // The line still being read. Short: all of it in `pending`. Long: its head in `pendingHead`,
+  // a rolling tail in `pending`, and a count of what fell between them.
+  let pending = "";
+  let pendingHead: string | undefined;
+  let pendingOmitted = 0;
+  let pendingSeverity: Severity = 0;
 
-  function emit(raw: string, severity: Severity, omitted: number): void {
+  function emit(
+    raw: string,
+    severity: Severity,
+    omitted: number,
+    hasCR: boolean,
+    hasEscape: boolean,
+  ): void {
     let text = raw;
-    if (text.endsWith("\r")) text = text.slice(0, -1);
-    if (text.includes("\x1b") || text.includes("\x9b")) text = stripAnsi(text);
-    if (text.includes("\r")) text = collapseCarriageReturns(text);
+    if (hasEscape && (text.includes("\x1b") || text.includes("\x9b"))) text = stripAnsi(text);
+    if (hasCR && text.includes("\r")) {
+      if (text.endsWith("\r")) text = text.slice(0, -1);
+      if (text.includes("\r")) text = collapseCarriageReturns(text);
+    }
     sink.line(text, severity, omitted);
   }
 
-  function emitLong(tail: string, severity: Severity): void {
-    const head = longHead ?? "";
-    const marker = `[airlock: ${longOmitted} chars omitted from this line]`;
-    const sev = severity > longSeverity ? severity : longSeverity;
-    const omitted = longOmitted;
-    longHead = undefined;
-    longOmitted = 0;
-    longSeverity = 0;
-    emit(`${head}${marker}${tail}`, sev, omitted);
+  function append(segment: string, severity: Severity): void {
+    if (severity > pendingSeverity) pendingSeverity = severity;
+    if (pendingHead === undefined) {
+      if (pending.length + segment.length <= lineCap) {
+        pending += segment;
+        return;
+      }
+      const whole = pending + segment;
+      pendingHead = whole.slice(0, headCap);
+      pending = whole.slice(headCap);
+    } else {
+      pending += segment;
+    }
+    if (pending.length > tailCap) {
+      pendingOmitted += pending.length - tailCap;
+      pending = pending.slice(pending.length - tailCap);
+    }
+  }
+
+  function flush(): void {
+    const severity = pendingSeverity;
+    if (pendingHead === undefined) {
+      emit(pending, severity, 0, true, true);
+    } else {
+      const marker = `[airlock: ${pendingOmitted} chars omitted from this line]`;
+      emit(`${pendingHead}${marker}${pending}`, severity, pendingOmitted, true, true);
+    }
+    pending = "";
+    pendingHead = undefined;
+    pendingOmitted = 0;
+    pendingSeverity = 0;
   }
 
   function clean(chunk: string): string {
@@ -75,82 +118,100 @@ export function createLineDecoder(
     return text;
   }
 
-  function take(chunk: string, final: boolean): void {
-    const decoded = clean(chunk);
-    stats.chars += decoded.length;
-    const text = carry + decoded;
-    carry = "";
-    // One scan per chunk; matches are consumed in order as lines are cut.
-    scanner.lastIndex = 0;
-    let match = scanner.exec(text);
-    let start = 0;
-    for (;;) {
-      const nl = text.indexOf("\n", start);
-      const unfinished = start < text.length || longHead !== undefined;
-      const end = nl === -1 ? (final && unfinished ? text.length : -1) : nl;
-      if (end === -1) break;
-      let severity: Severity = 0;
-      while (match !== null && match.index < end) {
-        if (match.index >= start) {
-          const sev = severityOf(match);
-          if (sev > severity) severity = sev;
-        }
-        if (match[0].length === 0) scanner.lastIndex++;
-        match = scanner.exec(text);
-      }
-      if (longHead !== undefined) {
-        const segment = text.slice(start, end);
-        if (segment.length > tailCap) longOmitted += segment.length - tailCap;
-        emitLong(tailOf(segment, tailCap), severity);
-      } else if (end - start > options.lineCap) {
-        longHead = text.slice(start, start + headCap);
-        longOmitted = end - start - headCap - tailCap;
-        emitLong(text.slice(end - tailCap, end), severity);
+  /**
+   * Finds the lines of `text` that hold evidence: a literal-anchor scan first (fast over ordinary
+   * text), then the full classifier on just those lines. Returns [lineStart, severity] pairs in
+   * order. A very long line is classified in windows around each anchor, each window at most once.
+   */
+  function evidenceLines(text: string): number[] {
+    const found: number[] = [];
+    anchors.lastIndex = 0;
+    for (let m = anchors.exec(text); m !== null; m = anchors.exec(text)) {
+      const at = m.index;
+      const lineStart = text.lastIndexOf("\n", at - 1) + 1;
+      let lineEnd = text.indexOf("\n", at);
+      if (lineEnd === -1) lineEnd = text.length;
+      let severity: Severity;
+      if (lineEnd - lineStart <= WHOLE_LINE) {
+        severity = classify(text.slice(lineStart, lineEnd));
+        anchors.lastIndex = lineEnd + 1;
       } else {
-        emit(text.slice(start, end), severity, 0);
+        const to = Math.min(lineEnd, at + WINDOW);
+        severity = classify(text.slice(Math.max(lineStart, at - WINDOW), to));
+        anchors.lastIndex = severity === 3 ? lineEnd + 1 : to;
       }
-      start = end + 1;
-      if (nl === -1) return;
+      if (severity === 0) continue;
+      const n = found.length;
+      if (n > 0 && found[n - 2] === lineStart) {
+        if (severity > (found[n - 1] as number)) found[n - 1] = severity;
+      } else {
+        found.push(lineStart, severity);
+      }
     }
-    // Unfinished line: keep it whole if short, otherwise only its head and a rolling tail.
-    let rest = text.slice(start);
-    let restSeverity: Severity = 0;
-    while (match !== null) {
-      const sev = severityOf(match);
-      if (sev > restSeverity) restSeverity = sev;
-      if (match[0].length === 0) scanner.lastIndex++;
-      match = scanner.exec(text);
+    return found;
+  }
+
+  function take(chunk: string): void {
+    // The chunk is scanned as its own flat string: joining it to the pending line first would
+    // make V8 flatten a fresh copy of every chunk.
+    const text = clean(chunk);
+    stats.chars += text.length;
+    const found = evidenceLines(text);
+    let fi = 0;
+    const severityAt = (start: number): Severity => {
+      while (fi < found.length && (found[fi] as number) < start) fi += 2;
+      return (fi < found.length && found[fi] === start ? found[fi + 1] : 0) as Severity;
+    };
+
+    // 1. The chunk's first segment completes the pending line. A keyword may straddle the join.
+    let nl = text.indexOf("\n");
+    const firstEnd = nl === -1 ? text.length : nl;
+    let severity = severityAt(0);
+    if (pending.length > 0) {
+      const join = classify(pending.slice(-WINDOW) + text.slice(0, Math.min(firstEnd, WINDOW)));
+      if (join > severity) severity = join;
     }
-    if (longHead === undefined && rest.length <= options.lineCap) {
-      carry = rest;
-      return;
+    append(text.slice(0, firstEnd), severity);
+    if (nl === -1) return;
+    flush();
+
+    // 2. Whole lines inside the chunk.
+    const hasCR = text.includes("\r");
+    const hasEscape = text.includes("\x1b") || text.includes("\x9b");
+    let start = nl + 1;
+    for (nl = text.indexOf("\n", start); nl !== -1; nl = text.indexOf("\n", start)) {
+      const sev = severityAt(start);
+      if (nl - start <= lineCap) {
+        emit(text.slice(start, nl), sev, 0, hasCR, hasEscape);
+      } else {
+        append(text.slice(start, nl), sev);
+        flush();
+      }
+      start = nl + 1;
     }
-    if (longHead === undefined) {
-      longHead = rest.slice(0, headCap);
-      rest = rest.slice(headCap);
-    }
-    if (restSeverity > longSeverity) longSeverity = restSeverity;
-    // The held tail is re-scanned with the next chunk, so its matches count then, not now.
-    if (rest.length > tailCap) {
-      longOmitted += rest.length - tailCap;
-      rest = rest.slice(rest.length - tailCap);
-    }
-    carry = rest;
+
+    // 3. The unfinished last line waits for the next chunk.
+    if (start < text.length) append(text.slice(start), severityAt(start));
   }
 
   return {
     stats,
     write(bytes: Uint8Array) {
-      const chunk = decoder.decode(bytes, { stream: true });
-      if (chunk.length > 0) take(chunk, false);
+      if (utf16 === undefined) {
+        utf8.write(bytes);
+        return;
+      }
+      const chunk = utf16.decode(bytes, { stream: true });
+      if (chunk.length > 0) take(chunk);
     },
     end() {
-      const chunk = decoder.decode();
-      if (chunk.length > 0 || carry.length > 0 || longHead !== undefined) take(chunk, true);
+      if (utf16 === undefined) {
+        utf8.end();
+      } else {
+        const chunk = utf16.decode();
+        if (chunk.length > 0) take(chunk);
+      }
+      if (pending.length > 0 || pendingHead !== undefined || pendingSeverity > 0) flush();
     },
   };
-}
-
-function tailOf(text: string, n: number): string {
-  return text.length <= n ? text : text.slice(text.length - n);
 }

@@ -1,3 +1,5 @@
+import { completeLength } from "../decode/utf8.js";
+
 /** What the first bytes of a source say it is. */
 export type Sniffed =
   | { readonly kind: "text"; readonly encoding: "utf-8" | "utf-16le" | "utf-16be" }
@@ -75,20 +77,8 @@ function looksBinary(head: Uint8Array): boolean {
     if (b < 0x20 && b !== 9 && b !== 10 && b !== 11 && b !== 12 && b !== 13 && b !== 27)
       suspicious++;
   }
-  const text = new TextDecoder("utf-8").decode(head.subarray(0, trimPartialUtf8(head)));
+  const text = new TextDecoder("utf-8").decode(head.subarray(0, completeLength(head)));
   let invalid = 0;
   for (let i = text.indexOf("\uFFFD"); i !== -1; i = text.indexOf("\uFFFD", i + 1)) invalid++;
   return (suspicious + invalid) / head.byteLength > 0.1;
-}
-
-/** Length of `bytes` without a UTF-8 sequence cut off at its end. */
-function trimPartialUtf8(bytes: Uint8Array): number {
-  const n = bytes.byteLength;
-  for (let back = 1; back <= 3 && back <= n; back++) {
-    const b = bytes[n - back] as number;
-    if ((b & 0xc0) === 0x80) continue; // continuation byte: look further back
-    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
-    return need > back ? n - back : n;
-  }
-  return n;
 }

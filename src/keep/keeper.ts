@@ -53,6 +53,25 @@ export interface Keeper {
 }
 
 const NOVELTY_WARMUP = 200;
+/** Leading characters that make a line's template (digits folded): level and message start. */
+const TEMPLATE_CHARS = 32;
+
+/**
+ * Equality with cheap rejections first: most neighbouring log lines differ in length or in their
+ * last characters, and comparing sliced strings in full costs more than the rest of the keeper.
+ */
+function sameLine(a: string, b: string): boolean {
+  const n = a.length;
+  if (n !== b.length) return false;
+  if (n === 0) return true;
+  if (
+    a.charCodeAt(n - 1) !== b.charCodeAt(n - 1) ||
+    a.charCodeAt(n >> 1) !== b.charCodeAt(n >> 1)
+  ) {
+    return false;
+  }
+  return a === b;
+}
 const MAX_TEMPLATES = 4096;
 const MAX_NOVEL = 32;
 
@@ -92,15 +111,48 @@ export function createKeeper(limits: KeeperLimits): Keeper {
   let prev1: Unit | undefined;
   let prev2: Unit | undefined;
 
-  // Stand-out detection: count line templates (digits folded, first 40 chars); a template first
+  // Stand-out detection: count line templates (digits folded, first 32 chars); a template first
   // seen after the warm-up that stays rare is evidence of something unusual in a repetitive log.
-  const templates = new Map<number, number>();
+  // An open-addressing table (hash, count) in typed arrays: a Map here costs more than all the
+  // rest of the per-line work together.
+  const slots = MAX_TEMPLATES * 2;
+  const templateKeys = new Int32Array(slots);
+  const templateCounts = new Int32Array(slots);
+  let templateCount = 0;
   let templatesFull = false;
+
+  /** Adds one sighting of template `t` and returns how often it was seen before. */
+  function sight(t: number): number {
+    const key = t === 0 ? 1 : t;
+    let i = (key >>> 0) % slots;
+    for (;;) {
+      const k = templateKeys[i] as number;
+      if (k === key) return (templateCounts[i] as number)++;
+      if (k === 0) {
+        templateKeys[i] = key;
+        templateCounts[i] = 1;
+        templateCount++;
+        return 0;
+      }
+      i = i + 1 === slots ? 0 : i + 1;
+    }
+  }
+
+  function seen(t: number): number {
+    const key = t === 0 ? 1 : t;
+    let i = (key >>> 0) % slots;
+    for (;;) {
+      const k = templateKeys[i] as number;
+      if (k === key) return templateCounts[i] as number;
+      if (k === 0) return 0;
+      i = i + 1 === slots ? 0 : i + 1;
+    }
+  }
   const novel: Array<{ unit: Unit; template: number }> = [];
 
   function template(text: string): number {
     let h = 0x811c9dc5;
-    const n = Math.min(text.length, 40);
+    const n = Math.min(text.length, TEMPLATE_CHARS);
     let digits = false;
     for (let i = 0; i < n; i++) {
       const c = text.charCodeAt(i);
@@ -178,7 +230,12 @@ export function createKeeper(limits: KeeperLimits): Keeper {
   function line(text: string, severity: Severity, omittedChars: number): void {
     lines++;
     if (severity > 0) evidenceLines++;
-    if (last !== undefined && text === last.text && omittedChars === 0 && last.omittedChars === 0) {
+    if (
+      last !== undefined &&
+      sameLine(text, last.text) &&
+      omittedChars === 0 &&
+      last.omittedChars === 0
+    ) {
       last.repeat++;
       return;
     }
@@ -207,10 +264,9 @@ export function createKeeper(limits: KeeperLimits): Keeper {
         evict();
       } else if (!templatesFull) {
         const t = template(text);
-        const seen = templates.get(t) ?? 0;
-        templates.set(t, seen + 1);
-        if (templates.size >= MAX_TEMPLATES) templatesFull = true;
-        if (seen === 0 && lines > NOVELTY_WARMUP && novel.length < MAX_NOVEL) {
+        const before = sight(t);
+        if (templateCount >= MAX_TEMPLATES) templatesFull = true;
+        if (before === 0 && lines > NOVELTY_WARMUP && novel.length < MAX_NOVEL) {
           novel.push({ unit, template: t });
         }
       }
@@ -223,10 +279,10 @@ export function createKeeper(limits: KeeperLimits): Keeper {
 
   function finish(): Kept {
     // Stand-outs count only in a repetitive log, and only if their template stayed rare.
-    const repetitive = !templatesFull && templates.size * 20 <= lines;
+    const repetitive = !templatesFull && templateCount * 20 <= lines;
     if (repetitive) {
       for (const { unit, template: t } of novel) {
-        if ((templates.get(t) ?? 0) > 2) continue;
+        if (seen(t) > 2) continue;
         unit.severity = 1;
         evidenceLines++;
         addGroup({ units: [unit], severity: 1, seq: groupSeq++, chars: unit.text.length + 1 });

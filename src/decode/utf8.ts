@@ -1,0 +1,61 @@
+/** Bytes a UTF-8 sequence has, from its lead byte (1 for ASCII and for bytes that cannot lead). */
+export function sequenceLength(lead: number): number {
+  if (lead >= 0xf0 && lead <= 0xf7) return 4;
+  if (lead >= 0xe0) return lead <= 0xef ? 3 : 1;
+  if (lead >= 0xc0) return 2;
+  return 1;
+}
+
+/** Length of `bytes` without a UTF-8 sequence cut off at its end. */
+export function completeLength(bytes: Uint8Array): number {
+  const n = bytes.byteLength;
+  for (let back = 1; back <= 3 && back <= n; back++) {
+    const b = bytes[n - back] as number;
+    if ((b & 0xc0) === 0x80) continue; // a continuation byte: look further back for the lead
+    return sequenceLength(b) > back ? n - back : n;
+  }
+  return n;
+}
+
+/**
+ * A UTF-8 decoder for chunked input that never splits a code point and never calls
+ * `TextDecoder` in stream mode: V8 returns stream-mode results as two-byte strings, which makes
+ * every later scan of an ASCII log about four times slower. Complete sequences are decoded
+ * chunk by chunk; an incomplete one at a chunk's end is held (at most three bytes) and joined
+ * with the start of the next chunk. Invalid bytes become U+FFFD exactly as in stream mode.
+ */
+export function createUtf8Decoder(onText: (text: string) => void): {
+  write(bytes: Uint8Array): void;
+  end(): void;
+} {
+  const decoder = new TextDecoder("utf-8");
+  let held = new Uint8Array(0);
+
+  return {
+    write(input: Uint8Array) {
+      let bytes = input;
+      if (held.byteLength > 0) {
+        const need = sequenceLength(held[0] as number) - held.byteLength;
+        let k = 0;
+        while (k < need && k < bytes.byteLength && ((bytes[k] as number) & 0xc0) === 0x80) k++;
+        const joined = new Uint8Array(held.byteLength + k);
+        joined.set(held);
+        joined.set(bytes.subarray(0, k), held.byteLength);
+        bytes = bytes.subarray(k);
+        if (k < need && bytes.byteLength === 0) {
+          held = joined; // still incomplete and the chunk is used up: wait for more
+          return;
+        }
+        held = new Uint8Array(0);
+        onText(decoder.decode(joined));
+      }
+      const complete = completeLength(bytes);
+      if (complete < bytes.byteLength) held = bytes.slice(complete);
+      if (complete > 0) onText(decoder.decode(bytes.subarray(0, complete)));
+    },
+    end() {
+      if (held.byteLength > 0) onText(decoder.decode(held));
+      held = new Uint8Array(0);
+    },
+  };
+}
