@@ -1,4 +1,5 @@
 import { anchorScanner, lineClassifier, type Severity } from "../keep/evidence.js";
+import { templateOf } from "../keep/keeper.js";
 import { collapseCarriageReturns, stripAnsi } from "./normalize.js";
 import { createUtf8Decoder } from "./utf8.js";
 
@@ -6,15 +7,44 @@ import { createUtf8Decoder } from "./utf8.js";
 const WHOLE_LINE = 4096;
 const WINDOW = 256;
 
-/** Receives decoded, normalised lines one at a time. */
+const NON_BLANK = /\S/;
+
+/** True when `text` has the same `length` characters at `a` and at `b` (cheap checks first). */
+function sameAt(text: string, a: number, b: number, length: number): boolean {
+  // Neighbouring log lines of equal length usually differ in a number near the end.
+  const probe = Math.min(length, 12);
+  for (let i = 1; i <= probe; i++) {
+    if (text.charCodeAt(a + length - i) !== text.charCodeAt(b + length - i)) return false;
+  }
+  return length <= 12 || text.slice(a, a + length) === text.slice(b, b + length);
+}
+
+/**
+ * Stand-out detection hashes the start of every line for this many lines; past it, one skipped
+ * line in NOVELTY_STRIDE is hashed, because a per-character loop over every line of a 1 GB log
+ * would cost more than decoding it. Lines that are kept (head, tail, evidence) are always hashed.
+ */
+const NOVELTY_FULL_LINES = 1_000_000;
+const NOVELTY_STRIDE = 4;
+
+/**
+ * Receives decoded, normalised lines one at a time. A sink that also implements `skip`,
+ * `skippable` and `eager` (the keeper does) lets the decoder count lines it cannot keep instead
+ * of materialising them, which is most of a large input.
+ */
 export interface LineSink {
   /** `omittedChars` > 0 when an over-long line was shortened in the middle. */
   line(text: string, severity: Severity, omittedChars: number): void;
+  skip?(count: number): void;
+  skippable?(template: number): boolean;
+  readonly eager?: boolean;
 }
 
 export interface LineDecoderStats {
   /** Runs of invalid UTF-8 replaced by a single U+FFFD. */
   invalid: number;
+  /** True once any line had a non-space character. */
+  nonBlank: boolean;
   /** Decoded characters, after normalisation. */
   chars: number;
 }
@@ -34,7 +64,7 @@ export interface LineDecoder {
  */
 export function createLineDecoder(
   sink: LineSink,
-  options: { lineCap: number; encoding?: "utf-8" | "utf-16le" | "utf-16be" },
+  options: { lineCap: number; encoding?: "utf-8" | "utf-16le" | "utf-16be"; tailWindow?: number },
 ): LineDecoder {
   const encoding = options.encoding ?? "utf-8";
   // UTF-16 is rare enough to take the simple path; UTF-8 keeps V8's fast one-byte strings.
@@ -47,7 +77,11 @@ export function createLineDecoder(
   const lineCap = options.lineCap;
   const headCap = Math.ceil(lineCap * 0.75);
   const tailCap = lineCap - headCap;
-  const stats: LineDecoderStats = { invalid: 0, chars: 0 };
+  const stats: LineDecoderStats = { invalid: 0, nonBlank: false, chars: 0 };
+  // Lines in the last `tailWindow` characters of a chunk are always materialised: if the chunk
+  // is the last one, they are the tail.
+  const tailWindow = options.tailWindow ?? 0;
+  const skipper = sink.skip && sink.skippable ? (sink as Required<LineSink>) : undefined;
 
   // The line still being read. Short: all of it in `pending`. Long: its head in `pendingHead`,
   // a rolling tail in `pending`, and a count of what fell between them.
@@ -55,6 +89,7 @@ export function createLineDecoder(
   let pendingHead: string | undefined;
   let pendingOmitted = 0;
   let pendingSeverity: Severity = 0;
+  let seenLines = 0;
 
   function emit(
     raw: string,
@@ -64,6 +99,7 @@ export function createLineDecoder(
     hasEscape: boolean,
   ): void {
     let text = raw;
+    if (!stats.nonBlank && NON_BLANK.test(text)) stats.nonBlank = true;
     if (hasEscape && (text.includes("\x1b") || text.includes("\x9b"))) text = stripAnsi(text);
     if (hasCR && text.includes("\r")) {
       if (text.endsWith("\r")) text = text.slice(0, -1);
@@ -126,11 +162,17 @@ export function createLineDecoder(
   function evidenceLines(text: string): number[] {
     const found: number[] = [];
     anchors.lastIndex = 0;
+    // Bounds of the line of the previous anchor: a long line with many anchors is searched for
+    // its ends once, not once per anchor (which would be quadratic).
+    let lineStart = 0;
+    let lineEnd = -1;
     for (let m = anchors.exec(text); m !== null; m = anchors.exec(text)) {
       const at = m.index;
-      const lineStart = text.lastIndexOf("\n", at - 1) + 1;
-      let lineEnd = text.indexOf("\n", at);
-      if (lineEnd === -1) lineEnd = text.length;
+      if (at > lineEnd) {
+        lineStart = text.lastIndexOf("\n", at - 1) + 1;
+        lineEnd = text.indexOf("\n", at);
+        if (lineEnd === -1) lineEnd = text.length;
+      }
       let severity: Severity;
       if (lineEnd - lineStart <= WHOLE_LINE) {
         severity = classify(text.slice(lineStart, lineEnd));
@@ -175,19 +217,77 @@ export function createLineDecoder(
     if (nl === -1) return;
     flush();
 
-    // 2. Whole lines inside the chunk.
+    // 2. Whole lines inside the chunk. Lines that cannot be kept (not head, not tail, not
+    // evidence or its context, not a stand-out, not a repeat) are only counted.
     const hasCR = text.includes("\r");
     const hasEscape = text.includes("\x1b") || text.includes("\x9b");
+    const fullFrom = skipper ? text.length - tailWindow : 0;
     let start = nl + 1;
+    let skipped = 0;
+    let prevStart = -1;
+    let prevEnd = -1;
+    let prevSkipped = false;
     for (nl = text.indexOf("\n", start); nl !== -1; nl = text.indexOf("\n", start)) {
+      seenLines++;
       const sev = severityAt(start);
-      if (nl - start <= lineCap) {
-        emit(text.slice(start, nl), sev, 0, hasCR, hasEscape);
+      const length = nl - start;
+      if (
+        skipper !== undefined &&
+        sev === 0 &&
+        start < fullFrom &&
+        length <= lineCap &&
+        !skipper.eager &&
+        !evidenceWithinTwo(nl)
+      ) {
+        if (!stats.nonBlank && NON_BLANK.test(text.slice(start, nl))) stats.nonBlank = true;
+        if (prevEnd - prevStart === length && sameAt(text, prevStart, start, length)) {
+          // A repeat: materialise the line it repeats, so the keeper can fold the run.
+          if (prevSkipped) {
+            skipper.skip(skipped - 1);
+            skipped = 0;
+            emit(text.slice(prevStart, prevEnd), 0, 0, hasCR, hasEscape);
+          }
+          emit(text.slice(start, nl), 0, 0, hasCR, hasEscape);
+          prevSkipped = false;
+        } else if (
+          (seenLines < NOVELTY_FULL_LINES || seenLines % NOVELTY_STRIDE === 0) &&
+          skipper.skippable(templateOf(text, start, nl))
+        ) {
+          skipper.skip(skipped);
+          skipped = 0;
+          emit(text.slice(start, nl), 0, 0, hasCR, hasEscape);
+          prevSkipped = false;
+        } else {
+          skipped++;
+          prevSkipped = true;
+        }
       } else {
-        append(text.slice(start, nl), sev);
-        flush();
+        if (skipped > 0) {
+          skipper?.skip(skipped);
+          skipped = 0;
+        }
+        if (length <= lineCap) {
+          emit(text.slice(start, nl), sev, 0, hasCR, hasEscape);
+        } else {
+          append(text.slice(start, nl), sev);
+          flush();
+        }
+        prevSkipped = false;
       }
+      prevStart = start;
+      prevEnd = nl;
       start = nl + 1;
+    }
+    if (skipped > 0) skipper?.skip(skipped);
+
+    /** True when one of the next two lines after the line ending at `end` is evidence. */
+    function evidenceWithinTwo(end: number): boolean {
+      if (fi >= found.length) return false;
+      const next = found[fi] as number;
+      if (next === end + 1) return true;
+      if (next - end > lineCap + 2) return false;
+      const after = text.indexOf("\n", end + 1);
+      return after !== -1 && after + 1 === next;
     }
 
     // 3. The unfinished last line waits for the next chunk.

@@ -86,17 +86,12 @@ export async function readSection(
     return readBinary(sniffed.mime);
   }
 
-  let blank = true;
   const keeper = createKeeper(ctx.keeper);
-  const decoder = createLineDecoder(
-    {
-      line(text, severity, omitted) {
-        if (blank && /\S/.test(text)) blank = false;
-        keeper.line(text, severity, omitted);
-      },
-    },
-    { lineCap: ctx.lineCap, encoding: sniffed.encoding },
-  );
+  const decoder = createLineDecoder(keeper, {
+    lineCap: ctx.lineCap,
+    encoding: sniffed.encoding,
+    tailWindow: ctx.keeper.tailChars + ctx.lineCap,
+  });
   for (const chunk of leading) decoder.write(chunk);
   leading.length = 0;
   for (let chunk = await next(); chunk !== undefined; chunk = await next()) decoder.write(chunk);
@@ -108,7 +103,7 @@ export async function readSection(
     capped,
     invalid: decoder.stats.invalid,
     kept,
-    blank,
+    blank: !decoder.stats.nonBlank,
     ...(error ? { error } : {}),
   };
 

@@ -49,12 +49,46 @@ export interface Kept {
 
 export interface Keeper {
   line(text: string, severity: Severity, omittedChars: number): void;
+  /**
+   * `count` lines the decoder did not materialise because they cannot be kept: they are counted,
+   * and the repeat and context chains are broken there.
+   */
+  skip(count: number): void;
+  /**
+   * Notes the template of a line the decoder wants to skip. Returns true when the line is a
+   * stand-out candidate; the decoder then hands it over with `line()` instead of skipping it.
+   */
+  skippable(template: number): boolean;
+  /** True while every line is needed: the head is filling or an evidence group is open. */
+  readonly eager: boolean;
   finish(): Kept;
 }
 
 const NOVELTY_WARMUP = 200;
 /** Leading characters that make a line's template (digits folded): level and message start. */
 const TEMPLATE_CHARS = 32;
+
+/**
+ * Template of the line `text[start, end)`: a hash of its first TEMPLATE_CHARS characters with each
+ * run of digits folded to one symbol, so lines that differ only in numbers share a template.
+ */
+export function templateOf(text: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  const n = Math.min(end, start + TEMPLATE_CHARS);
+  let digits = false;
+  for (let i = start; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (digits) continue;
+      digits = true;
+      h = Math.imul(h ^ 35, 16777619);
+      continue;
+    }
+    digits = false;
+    h = Math.imul(h ^ c, 16777619);
+  }
+  return h;
+}
 
 /**
  * Equality with cheap rejections first: most neighbouring log lines differ in length or in their
@@ -74,6 +108,8 @@ function sameLine(a: string, b: string): boolean {
 }
 const MAX_TEMPLATES = 4096;
 const MAX_NOVEL = 32;
+/** Evidence groups held at once; eviction scans them, so this also bounds its cost per line. */
+const MAX_GROUPS = 256;
 
 /**
  * The one budgeted selector every format shares. It holds the first lines (head), a ring of the
@@ -150,31 +186,13 @@ export function createKeeper(limits: KeeperLimits): Keeper {
   }
   const novel: Array<{ unit: Unit; template: number }> = [];
 
-  function template(text: string): number {
-    let h = 0x811c9dc5;
-    const n = Math.min(text.length, TEMPLATE_CHARS);
-    let digits = false;
-    for (let i = 0; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (c >= 48 && c <= 57) {
-        if (digits) continue;
-        digits = true;
-        h = Math.imul(h ^ 35, 16777619);
-        continue;
-      }
-      digits = false;
-      h = Math.imul(h ^ c, 16777619);
-    }
-    return h;
-  }
-
   function addGroup(group: Group): void {
     groups.push(group);
     groupChars += group.chars;
   }
 
   function evict(): void {
-    while (groupChars > limits.evidenceChars && groups.length > 1) {
+    while ((groupChars > limits.evidenceChars || groups.length > MAX_GROUPS) && groups.length > 1) {
       // Lowest severity first; within it the second-oldest, so the first one stays.
       let victim = -1;
       let firstOfSeverity = -1;
@@ -263,7 +281,7 @@ export function createKeeper(limits: KeeperLimits): Keeper {
         addGroup(open);
         evict();
       } else if (!templatesFull) {
-        const t = template(text);
+        const t = templateOf(text, 0, text.length);
         const before = sight(t);
         if (templateCount >= MAX_TEMPLATES) templatesFull = true;
         if (before === 0 && lines > NOVELTY_WARMUP && novel.length < MAX_NOVEL) {
@@ -275,6 +293,24 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     }
     prev2 = prev1;
     prev1 = unit;
+  }
+
+  function skip(count: number): void {
+    if (count <= 0) return;
+    lines += count;
+    dropped = true;
+    // A skipped line sits between: nothing may fold across it or count it as context.
+    last = undefined;
+    prev1 = undefined;
+    prev2 = undefined;
+  }
+
+  function skippable(t: number): boolean {
+    if (templatesFull) return false;
+    if (seen(t) === 0 && lines > NOVELTY_WARMUP && novel.length < MAX_NOVEL) return true;
+    sight(t);
+    if (templateCount >= MAX_TEMPLATES) templatesFull = true;
+    return false;
   }
 
   function finish(): Kept {
@@ -300,5 +336,13 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     };
   }
 
-  return { line, finish };
+  return {
+    line,
+    skip,
+    skippable,
+    get eager() {
+      return headOpen || open !== undefined;
+    },
+    finish,
+  };
 }

@@ -153,3 +153,22 @@ describe("keep: normalisation", () => {
     expect(shaped.meta.tokens).toBeLessThanOrEqual(500);
   });
 });
+
+describe("keep: adversarial shapes stay bounded", () => {
+  it("a log where every line is an error keeps the first and the last", async () => {
+    const lines = Array.from({ length: 100_000 }, (_, i) => `ERROR request ${i + 1} failed`);
+    const shaped = await shape(lines.join("\n"), { ...plain, maxTokens: 500 });
+    expect(shaped.text).toContain("ERROR request 1 failed");
+    expect(shaped.text).toContain("ERROR request 100000 failed");
+    expect(shaped.meta.sections[0]?.evidenceLines).toBe(100_000);
+    expect(shaped.meta.tokens).toBeLessThanOrEqual(500);
+  });
+
+  it("a single 8 MB line full of keywords is shortened, not scanned quadratically", async () => {
+    const line = "Panic Error FAILED ".repeat((8 * 1024 * 1024) / 19);
+    const shaped = await shape(line, { ...plain, maxTokens: 300 });
+    expect(shaped.meta.lines).toBe(1);
+    expect(shaped.meta.sections[0]?.evidenceLines).toBe(1);
+    expect(shaped.text).toMatch(/chars omitted from this line/);
+  });
+});

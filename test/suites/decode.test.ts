@@ -1,0 +1,156 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createLineDecoder, type LineSink } from "../../src/decode/lines.js";
+import { collapseCarriageReturns, foldLongRuns, MAX_RUN } from "../../src/decode/normalize.js";
+import { completeLength, createUtf8Decoder } from "../../src/decode/utf8.js";
+import { EVIDENCE_ANCHORS, EVIDENCE_SOURCE, lineClassifier } from "../../src/keep/evidence.js";
+import { createKeeper, type Kept } from "../../src/keep/keeper.js";
+import { bytesOf, split } from "../helpers/sources.js";
+
+const limits = { headChars: 300, tailChars: 400, evidenceChars: 2000 };
+
+function runKeeper(bytes: Uint8Array, chunk: number, eager: boolean): Kept {
+  const keeper = createKeeper(limits);
+  // Without skip/skippable/eager the decoder must hand over every line: the reference behaviour.
+  const sink: LineSink = eager ? { line: (t, s, o) => keeper.line(t, s, o) } : keeper;
+  const decoder = createLineDecoder(sink, { lineCap: 256, tailWindow: limits.tailChars + 256 });
+  for (const piece of split(bytes, chunk)) decoder.write(piece);
+  decoder.end();
+  return keeper.finish();
+}
+
+const logLine = fc.oneof(
+  {
+    weight: 12,
+    arbitrary: fc.integer({ min: 0, max: 99999 }).map((n) => `2026-11-30 INFO request ${n} ok`),
+  },
+  { weight: 3, arbitrary: fc.constant("2026-11-30 INFO heartbeat") },
+  { weight: 1, arbitrary: fc.integer().map((n) => `2026-11-30 ERROR job ${n} failed`) },
+  { weight: 1, arbitrary: fc.constant("    at worker (index.js:1:1)") },
+  { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
+);
+
+describe("decode: skipping lines that cannot be kept changes nothing that is kept", () => {
+  it("same counts, same evidence, same tail as the eager reference", () => {
+    fc.assert(
+      fc.property(
+        fc.array(logLine, { minLength: 1, maxLength: 3000 }),
+        fc.integer({ min: 7, max: 5000 }),
+        (lines, chunk) => {
+          const text = lines.join("\n");
+          const bytes = bytesOf(text);
+          const fast = runKeeper(bytes, chunk, false);
+          const ref = runKeeper(bytes, chunk, true);
+          expect(fast.lines).toBe(ref.lines);
+          // Independent count: a trailing newline ends the last line rather than starting one.
+          const expected =
+            text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+          expect(fast.lines).toBe(expected);
+          expect(fast.evidenceLines).toBe(ref.evidenceLines);
+          const tail = (k: Kept) => k.tail.map((u) => [u.index, u.text, u.repeat]);
+          expect(tail(fast).slice(-5)).toEqual(tail(ref).slice(-5));
+          const cores = (k: Kept) =>
+            k.groups.flatMap((g) =>
+              g.units.filter((u) => u.severity >= 2).map((u) => [u.index, u.text]),
+            );
+          expect(cores(fast)).toEqual(cores(ref));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe("decode: evidence anchors cover the classifier", () => {
+  it("every line the classifier flags contains an anchor (the prefilter never hides evidence)", () => {
+    const classify = lineClassifier();
+    const samples = fc.oneof(
+      fc.string({ maxLength: 60 }),
+      fc.constantFrom(
+        ...EVIDENCE_SOURCE.split("|").map((alt) =>
+          alt.replace(/\\b|\\s\*|\^|[()?:]|\\d\+|\\d|\[[^\]]*\]/g, (m) =>
+            m.startsWith("[") ? (m[1] ?? "") : m === "\\d" || m === "\\d+" ? "1" : "",
+          ),
+        ),
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(samples, { maxLength: 4 }), (parts) => {
+        const line = parts.join(" ");
+        if (classify(line) > 0) expect(EVIDENCE_ANCHORS.some((a) => line.includes(a))).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("negative control: an anchor list missing one fragment lets evidence through", () => {
+    const classify = lineClassifier();
+    const weaker = EVIDENCE_ANCHORS.filter((a) => a !== "rror");
+    const line = "TypeError: x is undefined";
+    expect(classify(line)).toBeGreaterThan(0);
+    expect(weaker.some((a) => line.includes(a))).toBe(false);
+  });
+});
+
+describe("decode: UTF-8 chunking", () => {
+  it("matches a one-shot decode for any chunking, including invalid bytes", () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.integer({ min: 1, max: 17 }),
+        (bytes, size) => {
+          let out = "";
+          const d = createUtf8Decoder((t) => {
+            out += t;
+          });
+          for (const piece of split(bytes, size)) d.write(piece);
+          d.end();
+          expect(out).toBe(new TextDecoder().decode(bytes));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("completeLength never cuts a sequence", () => {
+    const euro = bytesOf("€");
+    expect(completeLength(euro)).toBe(3);
+    expect(completeLength(euro.subarray(0, 2))).toBe(0);
+    expect(completeLength(bytesOf("a€").subarray(0, 3))).toBe(1);
+  });
+});
+
+describe("decode: linear-time normalisers on pathological inputs", () => {
+  // A quadratic regex would take minutes on these; the test timeout is the bound.
+  const MB = 1 << 20;
+  const inputs: Array<[string, string]> = [
+    ["a megabyte of one letter", "a".repeat(MB)],
+    ["a megabyte of brackets", "[".repeat(MB)],
+    ["a megabyte of spaces", " ".repeat(MB)],
+    ["alternating classes", "a[".repeat(MB / 2)],
+    ["carriage returns", "x\r".repeat(MB / 2)],
+    ["escape starts", "\x1b[".repeat(MB / 2)],
+    ["unterminated OSC", `\x1b]${"x".repeat(MB)}`],
+    ["near-miss keywords", "Erro Fai Exceptio WAR Panic ".repeat(MB / 28)],
+  ];
+  for (const [title, input] of inputs) {
+    it(title, () => {
+      const folded = foldLongRuns(input);
+      expect(folded.text.length).toBeLessThan(input.length + 64);
+      collapseCarriageReturns(input);
+      lineClassifier()(input);
+      let n = 0;
+      const decoder = createLineDecoder({ line: () => n++ }, { lineCap: 4096 });
+      decoder.write(bytesOf(input));
+      decoder.end();
+      expect(n).toBeGreaterThan(0);
+    });
+  }
+
+  it("folds runs longer than MAX_RUN and keeps shorter ones", () => {
+    expect(foldLongRuns("=".repeat(MAX_RUN)).folded).toBe(0);
+    const long = foldLongRuns(`ok ${"=".repeat(MAX_RUN + 1)} ok`);
+    expect(long.folded).toBe(MAX_RUN + 1 - 48);
+    expect(long.text).toBe(`ok ${"=".repeat(48)}[airlock: ${MAX_RUN + 1 - 48} chars folded] ok`);
+  });
+});
