@@ -4,7 +4,7 @@ import { continuesEvidence, type Severity } from "./evidence.js";
 export interface Unit {
   /** 1-based line number of the first line. */
   readonly index: number;
-  readonly text: string;
+  text: string;
   /** How many identical consecutive lines this unit stands for (1 = no repeat). */
   repeat: number;
   severity: Severity;
@@ -67,6 +67,15 @@ export interface Keeper {
 const NOVELTY_WARMUP = 200;
 /** Leading characters that make a line's template (digits folded): level and message start. */
 const TEMPLATE_CHARS = 32;
+
+/**
+ * A copy of `text` that does not keep its source alive. Lines are slices of 1 MiB decoded
+ * chunks, and V8 keeps the whole chunk alive for as long as a slice of it lives; a kept evidence
+ * line would otherwise pin a megabyte each. Only lines held long (head, evidence) are copied.
+ */
+function detach(text: string): string {
+  return text.length === 0 ? text : ` ${text}`.slice(1);
+}
 
 /**
  * Template of the line `text[start, end)`: a hash of its first TEMPLATE_CHARS characters with each
@@ -186,6 +195,11 @@ export function createKeeper(limits: KeeperLimits): Keeper {
   }
   const novel: Array<{ unit: Unit; template: number }> = [];
 
+  function detachUnit(unit: Unit): Unit {
+    unit.text = detach(unit.text);
+    return unit;
+  }
+
   function addGroup(group: Group): void {
     groups.push(group);
     groupChars += group.chars;
@@ -257,7 +271,14 @@ export function createKeeper(limits: KeeperLimits): Keeper {
       last.repeat++;
       return;
     }
-    const unit: Unit = { index: lines, text, repeat: 1, severity, omittedChars };
+    const held = headOpen || severity > 0 || open !== undefined;
+    const unit: Unit = {
+      index: lines,
+      text: held ? detach(text) : text,
+      repeat: 1,
+      severity,
+      omittedChars,
+    };
     last = unit;
 
     if (headOpen && headChars + text.length + 1 <= limits.headChars) {
@@ -271,8 +292,8 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     if (!attach(unit, severity)) {
       if (severity > 0) {
         const units: Unit[] = [];
-        if (context >= 2 && prev2 !== undefined) units.push(prev2);
-        if (context >= 1 && prev1 !== undefined) units.push(prev1);
+        if (context >= 2 && prev2 !== undefined) units.push(detachUnit(prev2));
+        if (context >= 1 && prev1 !== undefined) units.push(detachUnit(prev1));
         units.push(unit);
         let chars = 0;
         for (const u of units) chars += u.text.length + 1;
@@ -285,6 +306,7 @@ export function createKeeper(limits: KeeperLimits): Keeper {
         const before = sight(t);
         if (templateCount >= MAX_TEMPLATES) templatesFull = true;
         if (before === 0 && lines > NOVELTY_WARMUP && novel.length < MAX_NOVEL) {
+          unit.text = detach(unit.text);
           novel.push({ unit, template: t });
         }
       }

@@ -56,7 +56,12 @@ export function serviceLog(
 /** An endless-feeling stream of `total` bytes of log lines, generated lazily chunk by chunk. */
 export function generatedLogStream(
   totalBytes: number,
-  options: { errorAtByte?: number; errorLine?: string; chunkBytes?: number } = {},
+  options: {
+    errorAtByte?: number;
+    errorLine?: string;
+    chunkBytes?: number;
+    onPull?: () => void;
+  } = {},
 ): ReadableStream<Uint8Array> {
   const chunkBytes = options.chunkBytes ?? 1 << 20;
   // One reusable chunk of lines; lines differ by number, so repeats never fold across it.
@@ -72,6 +77,7 @@ export function generatedLogStream(
   let errorSent = options.errorAtByte === undefined;
   return new ReadableStream<Uint8Array>({
     pull(controller) {
+      options.onPull?.();
       if (sent >= totalBytes) {
         controller.close();
         return;

@@ -1,0 +1,108 @@
+/**
+ * Throughput and memory of shape() on generated log streams, next to baselines run in the same
+ * process (these machines are noisy, so only ratios measured together mean much):
+ *   decode      a plain TextDecoder pass over the same stream (the floor any reader pays)
+ *   head+tail   the position-only peer: split lines, keep the first and last 40
+ *   shape       airlock's shape(), maxTokens 2000
+ * Prints MB/s, the ratio to decode, peak memory growth, and whether the fatal error planted in
+ * the middle of the log survived.
+ *
+ *   npm run bench                 (builds, then runs 100 MB and 1 GB)
+ *   node --expose-gc bench/run.mjs 100MB
+ */
+import { shape } from "../dist/index.js";
+import { FATAL, logStream, makeChunks } from "./logs.mjs";
+
+const sizes = (process.argv[2] ?? "100MB,1GB").split(",").map((s) => {
+  const m = /^(\d+)(MB|GB)$/i.exec(s.trim());
+  if (!m) throw new Error(`bench: size "${s}" is not like 100MB or 1GB`);
+  return Number(m[1]) * (m[2].toUpperCase() === "GB" ? 1024 ** 3 : 1024 ** 2);
+});
+const chunks = makeChunks();
+
+async function measure(name, run) {
+  globalThis.gc?.();
+  const base = process.memoryUsage();
+  const start = base.heapUsed + base.arrayBuffers;
+  let peak = 0;
+  let pulls = 0;
+  const sample = () => {
+    // Every 16th chunk: memoryUsage() itself costs about a millisecond.
+    if (pulls++ % 16 !== 0) return;
+    const m = process.memoryUsage();
+    peak = Math.max(peak, m.heapUsed + m.arrayBuffers - start);
+  };
+  const t0 = performance.now();
+  const kept = await run(sample);
+  const seconds = (performance.now() - t0) / 1000;
+  globalThis.gc?.();
+  const after = process.memoryUsage();
+  const retained = after.heapUsed + after.arrayBuffers - start;
+  return { name, seconds, peak, retained, kept };
+}
+
+async function decodePass(total, sample) {
+  const reader = logStream(chunks, total, total / 2, sample).getReader();
+  const decoder = new TextDecoder();
+  let chars = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    chars += decoder.decode(value, { stream: true }).length;
+  }
+  return chars > 0 ? null : null;
+}
+
+async function headTail(total, sample, keep = 40) {
+  // The usual peer: read everything, keep lines by position only.
+  const reader = logStream(chunks, total, total / 2, sample).getReader();
+  const decoder = new TextDecoder();
+  const head = [];
+  const tail = [];
+  let carry = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    const parts = (carry + decoder.decode(value, { stream: true })).split("\n");
+    carry = parts.pop() ?? "";
+    for (const l of parts) {
+      if (head.length < keep) head.push(l);
+      else {
+        tail.push(l);
+        if (tail.length > keep) tail.shift();
+      }
+    }
+  }
+  return [...head, ...tail].join("\n").includes(FATAL);
+}
+
+async function shapePass(total, sample) {
+  const shaped = await shape(logStream(chunks, total, total / 2, sample), {
+    maxTokens: 2000,
+    maxBytes: 4 * 1024 ** 3,
+    untrusted: false,
+  });
+  return shaped.text.includes(FATAL);
+}
+
+const mb = (bytes) => (bytes / 1024 ** 2).toFixed(1);
+console.log(
+  `node ${process.version}; peak = growth of heapUsed + arrayBuffers during the run (garbage included),` +
+    " retained = what is still held after a full GC",
+);
+for (const total of sizes) {
+  await shapePass(16 * 1024 ** 2); // warm up the JIT and load the tokenizer
+  const decode = await measure("decode", (sample) => decodePass(total, sample));
+  const peer = await measure("head+tail", (sample) => headTail(total, sample));
+  const ours = await measure("shape", (sample) => shapePass(total, sample));
+  console.log(`\n${mb(total)} MiB of log (${chunks[0].byteLength} B chunks, ~120 B lines)`);
+  for (const r of [decode, peer, ours]) {
+    const rate = total / 1024 ** 2 / r.seconds;
+    const ratio = decode.seconds / r.seconds;
+    const kept = r.kept === null ? "" : `  planted FATAL kept: ${r.kept ? "yes" : "no"}`;
+    console.log(
+      `  ${r.name.padEnd(10)} ${rate.toFixed(0).padStart(6)} MiB/s  ${(ratio * 100).toFixed(0).padStart(3)}% of decode` +
+        `  peak ${mb(r.peak).padStart(6)} MiB  retained ${mb(r.retained).padStart(5)} MiB${kept}`,
+    );
+  }
+}
