@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(!hasEntry)("library in plain workerd (no nodejs_compat)", () => {
-  it("bundles and loads without Node.js compatibility flags", async () => {
+  it("bundles, loads and shapes without Node.js compatibility flags", async () => {
     const result = await build({
       configFile: false,
       root,
@@ -44,10 +44,18 @@ describe.skipIf(!hasEntry)("library in plain workerd (no nodejs_compat)", () => 
       import * as lib from "./index.js";
       export default {
         async fetch() {
+          // Exercise the whole pipeline, tokenizer chunk included, with no Node compatibility.
+          const lines = [];
+          for (let i = 1; i <= 20000; i++) lines.push(i === 10000 ? "ERROR payment failed" : "INFO ok " + i);
+          const shaped = await lib.shape(lines.join(String.fromCharCode(10)), { maxTokens: 300, tool: "plain" });
           return Response.json({
             exports: Object.keys(lib).sort(),
             process: typeof globalThis.process,
             buffer: typeof globalThis.Buffer,
+            status: shaped.status,
+            tokens: shaped.meta.tokens,
+            keptError: shaped.text.includes("ERROR payment failed"),
+            fenced: shaped.text.startsWith('<untrusted-data source="tool:plain"'),
           });
         },
       };
@@ -66,11 +74,23 @@ describe.skipIf(!hasEntry)("library in plain workerd (no nodejs_compat)", () => 
       ],
     });
     const res = await mf.dispatchFetch("http://localhost/");
-    const body = (await res.json()) as { exports: string[]; process: string; buffer: string };
+    const body = (await res.json()) as {
+      exports: string[];
+      process: string;
+      buffer: string;
+      status: string;
+      tokens: number;
+      keptError: boolean;
+      fenced: boolean;
+    };
     expect(res.status).toBe(200);
     // Sanity: this workerd really has no Node compat globals.
     expect(body.process).toBe("undefined");
     expect(body.buffer).toBe("undefined");
-    expect(body.exports.length).toBeGreaterThan(0);
+    expect(body.exports).toContain("shape");
+    expect(body.status).toBe("partial");
+    expect(body.tokens).toBeLessThanOrEqual(300);
+    expect(body.keptError).toBe(true);
+    expect(body.fenced).toBe(true);
   });
 });
