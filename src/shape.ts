@@ -138,6 +138,12 @@ async function read(input: ShapeInput, options: CompiledOptions): Promise<Plan> 
     };
   }
   if (typeof Response !== "undefined" && input instanceof Response) {
+    if (input.bodyUsed) {
+      throw new AirlockError(
+        "input/unsupported",
+        "shape: the Response body was already read; pass a clone()",
+      );
+    }
     const contentType = options.contentType ?? input.headers.get("content-type") ?? undefined;
     const body: StreamSource = input.body ?? "";
     const section = await readSection("text", body, readContext(options, budget, contentType));

@@ -28,7 +28,14 @@ export async function resolveTokenizer(
     return {
       name,
       async count(text) {
-        const n = await spec.count(text);
+        let n: number;
+        try {
+          n = await spec.count(text);
+        } catch (cause) {
+          throw new AirlockError("fit/tokenizer-failed", `fit: tokenizer "${name}" threw`, {
+            cause,
+          });
+        }
         if (typeof n !== "number" || !Number.isFinite(n) || n < 0) {
           throw new AirlockError(
             "fit/tokenizer-failed",

@@ -53,6 +53,12 @@ function fromString(text: string): ByteSource {
 }
 
 function fromStream(stream: ReadableStream<Uint8Array>): ByteSource {
+  if (stream.locked) {
+    throw new AirlockError(
+      "input/unsupported",
+      "intake: the stream is locked (already being read); pass a fresh stream or a tee() branch",
+    );
+  }
   const reader = stream.getReader();
   let pending: Uint8Array | undefined;
   let done = false;

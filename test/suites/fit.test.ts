@@ -76,6 +76,14 @@ describe("fit: the budget is exact", () => {
     await expect(shape("hello", { tokenizer: { count: () => Number.NaN } })).rejects.toMatchObject({
       code: "fit/tokenizer-failed",
     });
+    const throwing = {
+      count: (): number => {
+        throw new Error("quota");
+      },
+    };
+    await expect(shape("hello", { tokenizer: throwing })).rejects.toMatchObject({
+      code: "fit/tokenizer-failed",
+    });
   });
 
   it("output that fits is returned verbatim, with no marker", async () => {

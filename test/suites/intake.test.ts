@@ -38,6 +38,15 @@ describe("intake: every input kind reads the same", () => {
     await expect(shape({ nope: 1 } as never)).rejects.toMatchObject({ code: "input/unsupported" });
   });
 
+  it("rejects a consumed Response or a locked stream with a stable code", async () => {
+    const used = new Response("body");
+    await used.text();
+    await expect(shape(used)).rejects.toMatchObject({ code: "input/unsupported" });
+    const stream = new Blob(["x"]).stream();
+    stream.getReader();
+    await expect(shape(stream)).rejects.toMatchObject({ code: "input/unsupported" });
+  });
+
   it("rejects invalid options with a stable code", async () => {
     await expect(shape("x", { maxTokens: 0 })).rejects.toMatchObject({ code: "options/invalid" });
     await expect(shape("x", { maxTokens: 1.5 })).rejects.toMatchObject({ code: "options/invalid" });
