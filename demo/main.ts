@@ -20,7 +20,7 @@ if (select && budget && out && meta && status) {
     const sample = samples.find((s) => s.id === select.value) ?? samples[0];
     if (!sample) return;
     status.textContent = "shaping…";
-    const maxTokens = Math.max(48, Number(budget.value) || 1000);
+    const maxTokens = Math.max(128, Number(budget.value) || 1000);
     const shaped = await shape(sample.make(), { maxTokens, tool: sample.tool });
     out.textContent = shaped.text;
     const { cuts, sections, ...rest } = shaped.meta;

@@ -3,7 +3,8 @@ export type AirlockErrorCode =
   | "options/invalid"
   | "input/unsupported"
   | "intake/read-failed"
-  | "fit/tokenizer-failed";
+  | "fit/tokenizer-failed"
+  | "fit/budget-too-small";
 
 /**
  * The one error type airlock throws. It is thrown only for programmer errors (bad options, an

@@ -56,8 +56,8 @@ export interface CompiledOptions {
 export const DEFAULT_MAX_TOKENS = 4000;
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 export const DEFAULT_HASH_LIMIT = 16 * 1024 * 1024;
-/** Below this a fenced result cannot say anything useful. */
-export const MIN_MAX_TOKENS = 48;
+/** Below this a fenced result cannot say anything useful (the fence alone can take 50 tokens). */
+export const MIN_MAX_TOKENS = 128;
 const DEFAULT_NEXT =
   "to see omitted lines, call the tool again with a narrower request (a filter, a line range, or a page)";
 
@@ -99,7 +99,8 @@ export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
     tool: options.tool,
     untrusted: options.untrusted ?? true,
     tokenizer,
-    next: options.next ?? DEFAULT_NEXT,
+    // Markers are one line each: a newline in the hint would break that.
+    next: (options.next ?? DEFAULT_NEXT).replace(/[\r\n]+/g, " "),
     hashLimit: positiveInteger("hashLimit", options.hashLimit, DEFAULT_HASH_LIMIT, 0),
   });
 }

@@ -1,7 +1,5 @@
-import { foldLongRuns } from "./decode/normalize.js";
 import { AirlockError } from "./errors.js";
-import { type Fenced, fence } from "./fence/fence.js";
-import { rank } from "./fit/rank.js";
+import { type Fitted, fitToBudget } from "./fit/fit.js";
 import { type ResolvedTokenizer, resolveTokenizer } from "./fit/tokenizer.js";
 import { type ByteBudget, type ReadContext, type ReadResult, readSection } from "./intake/read.js";
 import type { Unit } from "./keep/keeper.js";
@@ -13,9 +11,9 @@ import {
   type ShapeOptions,
   type StreamSource,
 } from "./options.js";
-import { commandHeader, emptyMarker, httpHeader, sectionMarker } from "./render/markers.js";
-import { collect, join, type Layout, layout } from "./render/render.js";
-import type { Cut, SectionMeta, SectionName, Shaped, ShapedMeta, ShapedStatus } from "./types.js";
+import { commandHeader, httpHeader } from "./render/markers.js";
+import { collect } from "./render/render.js";
+import type { Cut, SectionMeta, Shaped, ShapedMeta, ShapedStatus } from "./types.js";
 
 /** A compiled shaper: options are validated once, the tokenizer is loaded once. */
 export type Shaper = (input: ShapeInput) => Promise<Shaped>;
@@ -62,14 +60,21 @@ function isCommandOutput(input: unknown): input is CommandOutput {
   );
 }
 
+/**
+ * Characters the keeper holds: generous, since logs run about 3 characters a token, so there are
+ * a few budgets' worth of lines to choose from.
+ */
+function capacityOf(options: CompiledOptions): number {
+  return Math.max(4096, options.maxTokens * 8);
+}
+
 /** Keeper and line sizes follow the budget, so memory is O(budget), never O(input). */
 function readContext(
   options: CompiledOptions,
   budget: ByteBudget,
   contentType: string | undefined,
 ): ReadContext {
-  // Generous: logs run about 3 characters a token, so this holds a few budgets' worth to choose from.
-  const capacity = Math.max(4096, options.maxTokens * 8);
+  const capacity = capacityOf(options);
   return {
     budget,
     contentType,
@@ -217,211 +222,52 @@ async function run(
       cause,
     });
   }
-  return fitToBudget(plan, options, tokenizer);
-}
-
-async function fitToBudget(
-  plan: Plan,
-  options: CompiledOptions,
-  tokenizer: ResolvedTokenizer,
-): Promise<Shaped> {
-  const max = options.maxTokens;
-  const sections = plan.sections;
-
-  // Text of each unit as it may reach a tokenizer: long single-class runs folded.
-  const folded = new Map<Unit, { text: string; folded: number }>();
-  const textOf = (unit: Unit): string => {
-    let entry = folded.get(unit);
-    if (entry === undefined) {
-      entry = foldLongRuns(unit.text);
-      folded.set(unit, entry);
-    }
-    return entry.text;
-  };
-  const wrap = async (body: string): Promise<Fenced | { text: string; boundary?: undefined }> =>
-    options.untrusted ? fence(body, options.tool) : { text: body };
-
-  const finish = async (
-    body: string,
-    lay: Layout | undefined,
-    foldedCuts: Cut[],
-  ): Promise<Shaped | undefined> => {
-    const wrapped = await wrap(body);
-    const tokens = await tokenizer.count(wrapped.text);
-    if (tokens > max) return undefined;
-    return result(plan, options, tokenizer.name, wrapped, tokens, lay, foldedCuts);
-  };
-
-  // 1. Everything held and small enough: the text as it was, no markers.
-  const verbatim = verbatimBody(plan, options);
-  if (verbatim !== undefined) {
-    const done = await finish(verbatim, undefined, []);
-    if (done) return done;
-  }
-
-  // 2. Rank every held unit by value and take the longest prefix of that order that fits.
-  const tokenCache = new Map<Unit, number>();
-  const all: Unit[] = [];
-  const sectionOf = new Map<Unit, SectionName>();
-  for (const s of sections) {
-    if (!s.kept) continue;
-    for (const unit of collect(s.kept)) {
-      all.push(unit);
-      sectionOf.set(unit, s.name);
-    }
-  }
-  for (const unit of all) tokenCache.set(unit, await tokenizer.count(`${textOf(unit)}\n`));
-  const tokensOf = (unit: Unit): number => tokenCache.get(unit) ?? 0;
-  const stderrPresent = sections.some((s) => s.name === "stderr");
-  const order = rank(
-    sections.flatMap((s) =>
-      s.kept ? [{ kept: s.kept, weight: s.name === "stdout" && stderrPresent ? 0.45 : 1 }] : [],
-    ),
-    tokensOf,
-  );
-
-  const markerCache = new Map<string, number>();
-  const fenceCost = options.untrusted
-    ? await tokenizer.count((await fence("", options.tool)).text)
-    : 0;
-  const lay = (k: number, next: string | undefined): Layout =>
-    layout(sections, new Set(order.slice(0, k)), {
+  const fitted = await fitToBudget(
+    {
+      sections: plan.sections,
       header: plan.header,
-      maxBytes: options.maxBytes,
-      next,
       labelled: plan.labelled,
-    });
-  const estimate = async (k: number, next: string | undefined): Promise<number> => {
-    let total = fenceCost;
-    for (const piece of lay(k, next).pieces) {
-      if ("unit" in piece) {
-        total += tokensOf(piece.unit);
-      } else {
-        let n = markerCache.get(piece.marker);
-        if (n === undefined) {
-          n = await tokenizer.count(`${piece.marker}\n`);
-          markerCache.set(piece.marker, n);
-        }
-        total += n;
-      }
-    }
-    return total;
-  };
-  const attempt = async (k: number, next: string | undefined): Promise<Shaped | undefined> => {
-    const l = lay(k, next);
-    const body = join(l.pieces, textOf);
-    return finish(body, l, foldCuts(l, folded, sectionOf));
-  };
-
-  for (const next of [options.next, undefined]) {
-    // Largest k whose estimate fits; the estimate sums per-line counts, so it is close but not exact.
-    let lo = 0;
-    let hi = order.length;
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      if ((await estimate(mid, next)) <= max) lo = mid;
-      else hi = mid - 1;
-    }
-    const first = await attempt(lo, next);
-    if (first) return first;
-    // The exact count disagreed: search below with exact counts.
-    let good: Shaped | undefined;
-    let low = 0;
-    let high = lo - 1;
-    while (low <= high) {
-      const mid = Math.floor((low + high) / 2);
-      const shaped = await attempt(mid, next);
-      if (shaped) {
-        good = shaped;
-        low = mid + 1;
-      } else {
-        high = mid - 1;
-      }
-    }
-    if (good) return good;
-  }
-  // Even the markers alone do not fit (a tiny budget and many sections): say only that.
-  const fallback = "[airlock: result omitted: it does not fit maxTokens]";
-  const wrapped = await wrap(fallback);
-  const tokens = await tokenizer.count(wrapped.text);
-  if (tokens <= max)
-    return result(plan, options, tokenizer.name, wrapped, tokens, lay(0, undefined), [], true);
-  const bare = { text: "[airlock: omitted]" };
-  return result(
-    plan,
-    options,
-    tokenizer.name,
-    bare,
-    await tokenizer.count(bare.text),
-    lay(0, undefined),
-    [],
-    true,
+      maxTokens: options.maxTokens,
+      maxBytes: options.maxBytes,
+      next: options.next,
+      untrusted: options.untrusted,
+      tool: options.tool,
+      capacity: capacityOf(options),
+    },
+    tokenizer,
   );
-}
-
-/** The body with every line as it was (repeats expanded), or undefined when anything was dropped. */
-function verbatimBody(plan: Plan, options: CompiledOptions): string | undefined {
-  const limit = Math.max(4096, options.maxTokens * 8);
-  let size = 0;
-  const parts: string[] = [...plan.header];
-  for (const s of plan.sections) {
-    if (s.binary || s.capped || !s.kept || !s.kept.complete) return undefined;
-    if ((s.kept?.lines ?? 0) === 0) continue;
-    if (plan.labelled) parts.push(sectionMarker(s.name));
-    for (const unit of [...s.kept.head, ...s.kept.tail]) {
-      if (unit.omittedChars > 0 || foldLongRuns(unit.text).folded > 0) return undefined;
-      size += (unit.text.length + 1) * unit.repeat;
-      if (size > limit) return undefined;
-      for (let i = 0; i < unit.repeat; i++) parts.push(unit.text);
-    }
-  }
-  if (parts.length === plan.header.length) parts.push(emptyMarker());
-  return parts.join("\n");
-}
-
-function foldCuts(
-  l: Layout,
-  folded: ReadonlyMap<Unit, { folded: number }>,
-  sectionOf: ReadonlyMap<Unit, SectionName>,
-): Cut[] {
-  const cuts: Cut[] = [];
-  for (const piece of l.pieces) {
-    if (!("unit" in piece)) continue;
-    const n = folded.get(piece.unit)?.folded ?? 0;
-    const section = sectionOf.get(piece.unit) ?? "text";
-    if (n > 0) cuts.push({ kind: "chars", section, line: piece.unit.index, count: n });
-  }
-  return cuts;
+  return result(plan, options, tokenizer.name, fitted);
 }
 
 function result(
   plan: Plan,
   options: CompiledOptions,
   tokenizerName: string,
-  wrapped: { text: string; boundary?: string },
-  tokens: number,
-  lay: Layout | undefined,
-  foldedCuts: Cut[],
-  collapsed = false,
+  fitted: Fitted,
 ): Shaped {
-  const cuts: Cut[] = [...(lay?.cuts ?? []), ...foldedCuts];
-  if (collapsed) {
+  const cuts: Cut[] = [...fitted.cuts];
+  if (fitted.collapsed) {
+    // Only a notice was shown: every line of every section is omitted.
     for (const s of plan.sections) {
       const lines = s.kept?.lines ?? 0;
-      if (lines > 0 && !cuts.some((c) => c.kind === "lines" && c.section === s.name)) {
+      const listed = cuts.some((c) => c.kind === "lines" && c.section === s.name);
+      if (lines > 0 && !listed)
         cuts.push({ kind: "lines", section: s.name, from: 1, to: lines, count: lines });
-      }
     }
   }
-  const sectionMeta: SectionMeta[] = plan.sections.map((s) => {
+  const shown = new Set<Unit>();
+  for (const piece of fitted.layout?.pieces ?? []) if ("unit" in piece) shown.add(piece.unit);
+  const sections: SectionMeta[] = plan.sections.map((s) => {
     const lines = s.kept?.lines ?? 0;
-    const omitted = cuts
-      .filter(
-        (c): c is Extract<Cut, { kind: "lines" }> => c.kind === "lines" && c.section === s.name,
-      )
-      .reduce((n, c) => n + c.count, 0);
-    const keptEvidence =
-      lay && !collapsed ? countKeptEvidence(lay, s) : lay ? 0 : (s.kept?.evidenceLines ?? 0);
+    const omitted = cuts.reduce(
+      (n, c) => n + (c.kind === "lines" && c.section === s.name ? c.count : 0),
+      0,
+    );
+    let keptEvidence = 0;
+    for (const u of s.kept ? collect(s.kept) : []) {
+      const visible = fitted.layout ? shown.has(u) : !fitted.collapsed;
+      if (visible && u.severity > 0) keptEvidence += u.repeat;
+    }
     return {
       name: s.name,
       bytes: s.bytes,
@@ -436,7 +282,7 @@ function result(
   });
   const omittedLines = cuts.reduce((n, c) => n + (c.kind === "lines" ? c.count : 0), 0);
   const truncated = cuts.length > 0;
-  const blank = plan.sections.every((s) => !s.binary && s.blank);
+  const blank = plan.sections.every((s) => !s.binary && !s.error && s.blank);
   let status: ShapedStatus = truncated ? "partial" : "ok";
   if (blank) status = "empty";
   if (plan.failed) status = "error";
@@ -444,14 +290,14 @@ function result(
     kind: plan.kind,
     bytes: plan.sections.reduce((n, s) => n + s.bytes, 0),
     lines: plan.sections.reduce((n, s) => n + (s.kept?.lines ?? 0), 0),
-    tokens,
+    tokens: fitted.tokens,
     maxTokens: options.maxTokens,
     tokenizer: tokenizerName,
     truncated,
     cuts,
     omittedLines,
-    sections: sectionMeta,
-    ...(wrapped.boundary ? { boundary: wrapped.boundary } : {}),
+    sections,
+    ...(fitted.boundary ? { boundary: fitted.boundary } : {}),
     ...(options.tool !== undefined ? { tool: options.tool } : {}),
     ...(plan.kind === "command"
       ? { exitCode: plan.exitCode ?? null, signal: plan.signal ?? null }
@@ -459,13 +305,5 @@ function result(
     ...(plan.httpStatus !== undefined ? { httpStatus: plan.httpStatus } : {}),
     ...(plan.error ? { error: plan.error } : {}),
   };
-  return { text: wrapped.text, status, meta };
-}
-
-function countKeptEvidence(lay: Layout, section: ReadResult): number {
-  const units = section.kept ? new Set(collect(section.kept)) : new Set<Unit>();
-  let n = 0;
-  for (const piece of lay.pieces)
-    if ("unit" in piece && units.has(piece.unit) && piece.unit.severity > 0) n += piece.unit.repeat;
-  return n;
+  return { text: fitted.text, status, meta };
 }

@@ -1,5 +1,6 @@
 import { anchorScanner, lineClassifier, type Severity } from "../keep/evidence.js";
 import { templateOf } from "../keep/keeper.js";
+import { lineCutMarker } from "../render/markers.js";
 import { collapseCarriageReturns, stripAnsi } from "./normalize.js";
 import { createUtf8Decoder } from "./utf8.js";
 
@@ -36,7 +37,7 @@ export interface LineSink {
   /** `omittedChars` > 0 when an over-long line was shortened in the middle. */
   line(text: string, severity: Severity, omittedChars: number): void;
   skip?(count: number): void;
-  skippable?(template: number): boolean;
+  skippable?(template: number, pending: number): boolean;
   readonly eager?: boolean;
 }
 
@@ -108,17 +109,24 @@ export function createLineDecoder(
     sink.line(text, severity, omitted);
   }
 
+  /**
+   * Adds a piece of the line being read. While the line is short it is held whole and classified
+   * whole when it ends (a keyword cut by a chunk edge must not count, nor be missed); once it is
+   * too long to hold, the severities of its pieces are what is known of it.
+   */
   function append(segment: string, severity: Severity): void {
-    if (severity > pendingSeverity) pendingSeverity = severity;
     if (pendingHead === undefined) {
       if (pending.length + segment.length <= lineCap) {
         pending += segment;
         return;
       }
+      const held = classify(pending);
+      pendingSeverity = held > severity ? held : severity;
       const whole = pending + segment;
       pendingHead = whole.slice(0, headCap);
       pending = whole.slice(headCap);
     } else {
+      if (severity > pendingSeverity) pendingSeverity = severity;
       pending += segment;
     }
     if (pending.length > tailCap) {
@@ -128,17 +136,23 @@ export function createLineDecoder(
   }
 
   function flush(): void {
-    const severity = pendingSeverity;
     if (pendingHead === undefined) {
-      emit(pending, severity, 0, true, true);
+      emit(pending, classify(pending), 0, true, true);
     } else {
-      const marker = `[airlock: ${pendingOmitted} chars omitted from this line]`;
-      emit(`${pendingHead}${marker}${pending}`, severity, pendingOmitted, true, true);
+      const marker = lineCutMarker(pendingOmitted);
+      emit(`${pendingHead}${marker}${pending}`, pendingSeverity, pendingOmitted, true, true);
     }
     pending = "";
     pendingHead = undefined;
     pendingOmitted = 0;
     pendingSeverity = 0;
+  }
+
+  /** The final state of a carriage-return redrawn line, if it fits the line cap. */
+  function collapsedWithin(line: string): string | undefined {
+    if (!line.includes("\r")) return undefined;
+    const collapsed = collapseCarriageReturns(line.endsWith("\r") ? line.slice(0, -1) : line);
+    return collapsed.length <= lineCap ? collapsed : undefined;
   }
 
   function clean(chunk: string): string {
@@ -251,7 +265,7 @@ export function createLineDecoder(
           prevSkipped = false;
         } else if (
           (seenLines < NOVELTY_FULL_LINES || seenLines % NOVELTY_STRIDE === 0) &&
-          skipper.skippable(templateOf(text, start, nl))
+          skipper.skippable(templateOf(text, start, nl), skipped)
         ) {
           skipper.skip(skipped);
           skipped = 0;
@@ -266,8 +280,13 @@ export function createLineDecoder(
           skipper?.skip(skipped);
           skipped = 0;
         }
+        const redrawn =
+          length > lineCap && hasCR ? collapsedWithin(text.slice(start, nl)) : undefined;
         if (length <= lineCap) {
           emit(text.slice(start, nl), sev, 0, hasCR, hasEscape);
+        } else if (redrawn !== undefined) {
+          // A progress bar redrawn many times: its final state is short, nothing is cut.
+          emit(redrawn, classify(redrawn), 0, false, hasEscape);
         } else {
           append(text.slice(start, nl), sev);
           flush();

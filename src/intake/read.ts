@@ -1,4 +1,5 @@
 import { createLineDecoder } from "../decode/lines.js";
+import { completeLength } from "../decode/utf8.js";
 import { createKeeper, type KeeperLimits, type Kept } from "../keep/keeper.js";
 import type { StreamSource } from "../options.js";
 import type { ReadSection } from "../render/render.js";
@@ -24,7 +25,7 @@ export interface ReadContext {
 export interface ReadResult extends ReadSection {
   /** True when no line had a non-space character. */
   readonly blank: boolean;
-  readonly error?: { readonly code: string; readonly message: string };
+  readonly error?: { readonly code: string; readonly message: string; readonly detail?: string };
 }
 
 /**
@@ -40,6 +41,8 @@ export async function readSection(
   const src = openSource(source);
   let bytes = 0;
   let capped = false;
+  // The source said it had no more (as opposed to the cap or a failure stopping the read).
+  let ended = false;
   let error: ReadResult["error"];
 
   async function next(): Promise<Uint8Array | undefined> {
@@ -48,21 +51,29 @@ export async function readSection(
     try {
       chunk = await src.read();
     } catch (cause) {
+      const detail = describe(cause);
       error = {
         code: "intake/read-failed",
-        message: `intake: reading ${name} failed: ${describe(cause)}`,
+        message: `intake: reading ${name} failed: ${detail}`,
+        detail,
       };
       await src.cancel().catch(() => undefined);
       return undefined;
     }
-    if (chunk === undefined) return undefined;
+    if (chunk === undefined) {
+      ended = true;
+      return undefined;
+    }
     if (ctx.budget.remaining <= 0) {
       capped = true;
       await src.cancel();
       return undefined;
     }
     if (chunk.byteLength > ctx.budget.remaining) {
-      chunk = chunk.subarray(0, ctx.budget.remaining);
+      // Cut at a code point boundary, so the cap never leaves half a character behind.
+      const piece = chunk.subarray(0, ctx.budget.remaining);
+      const whole = completeLength(piece);
+      chunk = whole > 0 && piece.byteLength - whole < 4 ? piece.subarray(0, whole) : piece;
       capped = true;
     }
     ctx.budget.remaining -= chunk.byteLength;
@@ -80,7 +91,11 @@ export async function readSection(
     leading.push(chunk);
     leadingBytes += chunk.byteLength;
   }
-  const sniffed = sniff(concat(leading, SNIFF_BYTES), ctx.contentType);
+  // A JS string is text by construction: only byte sources are sniffed.
+  const sniffed =
+    typeof source === "string"
+      ? ({ kind: "text", encoding: "utf-8" } as const)
+      : sniff(concat(leading, SNIFF_BYTES), ctx.contentType);
 
   if (sniffed.kind === "binary") {
     return readBinary(sniffed.mime);
@@ -112,8 +127,8 @@ export async function readSection(
     // and a source that knows its size (bytes, Blob) tells it without being read.
     const held: Uint8Array[] = [...leading];
     let heldBytes = leadingBytes;
-    let exhausted = false;
-    while (heldBytes <= ctx.hashLimit) {
+    let exhausted = ended && !capped && error === undefined;
+    while (!exhausted && heldBytes <= ctx.hashLimit) {
       const chunk = await next();
       if (chunk === undefined) {
         exhausted = !capped && error === undefined;

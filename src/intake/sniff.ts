@@ -35,8 +35,13 @@ const MAGIC: ReadonlyArray<{ mime: string; bytes: readonly number[]; at?: number
   { mime: "font/woff", bytes: [0x77, 0x4f, 0x46, 0x46] },
 ];
 
-// A bare "BM" is a plausible start of text, so BMP also needs its file-size field to be binary.
-const WEAK = new Set(["image/bmp"]);
+/**
+ * A signature made only of printable ASCII ("GIF89a", "ID3", "BZh", "%PDF-", "SQLite format 3")
+ * is also a plausible start of prose, so it counts only when the bytes also look binary.
+ */
+function weak(bytes: readonly number[]): boolean {
+  return bytes.every((b) => b >= 0x20 && b < 0x7f);
+}
 
 const BINARY_TYPES =
   /^(?:image\/(?!svg)|audio\/|video\/|font\/|application\/(?:octet-stream|pdf|zip|gzip|x-|vnd\.(?!.*(?:json|xml))|wasm|zstd))/i;
@@ -57,7 +62,7 @@ export function sniff(head: Uint8Array, contentType?: string): Sniffed {
   if (head[0] === 0xfe && head[1] === 0xff) return { kind: "text", encoding: "utf-16be" };
   for (const sig of MAGIC) {
     if (!matches(head, sig)) continue;
-    if (WEAK.has(sig.mime) && !looksBinary(head)) continue;
+    if (weak(sig.bytes) && !looksBinary(head)) continue;
     return { kind: "binary", mime: sig.mime };
   }
   const declared = contentType?.split(";")[0]?.trim().toLowerCase();
@@ -66,19 +71,25 @@ export function sniff(head: Uint8Array, contentType?: string): Sniffed {
   return { kind: "text", encoding: "utf-8" };
 }
 
-/** NUL bytes, or many control bytes / invalid UTF-8, mean the bytes are not text. */
+/**
+ * A NUL byte means binary. Otherwise binary needs many bytes that text does not have: C0 controls
+ * other than the ones terminals use (BEL, BS, TAB, LF, VT, FF, CR, ESC) and invalid UTF-8. Legacy
+ * 8-bit text (Latin-1) is text with replacement characters, not binary, so the bar is high.
+ */
 function looksBinary(head: Uint8Array): boolean {
   if (head.byteLength === 0) return false;
   let suspicious = 0;
+  let literalReplacement = 0;
   for (let i = 0; i < head.byteLength; i++) {
     const b = head[i] as number;
     if (b === 0) return true;
-    // C0 controls other than \t \n \v \f \r and ESC (ANSI colours are common in logs).
-    if (b < 0x20 && b !== 9 && b !== 10 && b !== 11 && b !== 12 && b !== 13 && b !== 27)
-      suspicious++;
+    if (b < 0x20 && (b < 7 || b > 13) && b !== 27) suspicious++;
+    // U+FFFD written as UTF-8 in the text itself is not an invalid sequence.
+    if (b === 0xef && head[i + 1] === 0xbf && head[i + 2] === 0xbd) literalReplacement++;
   }
   const text = new TextDecoder("utf-8").decode(head.subarray(0, completeLength(head)));
-  let invalid = 0;
+  let invalid = -literalReplacement;
   for (let i = text.indexOf("\uFFFD"); i !== -1; i = text.indexOf("\uFFFD", i + 1)) invalid++;
-  return (suspicious + invalid) / head.byteLength > 0.1;
+  const odd = suspicious + invalid;
+  return odd >= 8 && odd / head.byteLength > 0.3;
 }

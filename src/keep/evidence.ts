@@ -1,3 +1,5 @@
+import { collapseCarriageReturns, stripAnsi } from "../decode/normalize.js";
+
 /**
  * What makes a line evidence. Severity 3 is a crash, 2 an error or failure, 1 a warning or a line
  * that stands out. The patterns are plain alternations of literals under word boundaries, so the
@@ -112,7 +114,13 @@ export function anchorScanner(): RegExp {
  */
 export function lineClassifier(): (line: string) => Severity {
   const pattern = new RegExp(EVIDENCE_SOURCE, "gm");
-  return function classify(line: string): Severity {
+  return function classify(raw: string): Severity {
+    // Classify what will be shown: colour codes hide word boundaries ("\x1b[31mERROR"), and a
+    // redrawn line shows only its last state.
+    let line = raw;
+    if (line.includes("\x1b") || line.includes("\x9b")) line = stripAnsi(line);
+    if (line.includes("\r"))
+      line = collapseCarriageReturns(line.endsWith("\r") ? line.slice(0, -1) : line);
     pattern.lastIndex = 0;
     let severity: Severity = 0;
     for (let m = pattern.exec(line); m !== null; m = pattern.exec(line)) {

@@ -58,7 +58,7 @@ export interface Keeper {
    * Notes the template of a line the decoder wants to skip. Returns true when the line is a
    * stand-out candidate; the decoder then hands it over with `line()` instead of skipping it.
    */
-  skippable(template: number): boolean;
+  skippable(template: number, pending: number): boolean;
   /** True while every line is needed: the head is filling or an evidence group is open. */
   readonly eager: boolean;
   finish(): Kept;
@@ -137,6 +137,8 @@ const MAX_GROUPS = 256;
 export function createKeeper(limits: KeeperLimits): Keeper {
   const context = limits.context ?? 2;
   const maxGroupLines = limits.maxGroupLines ?? 40;
+  // One long stack trace may not take the whole reservoir from the errors around it.
+  const maxGroupChars = Math.max(256, Math.floor(limits.evidenceChars / 3));
   const head: Unit[] = [];
   let headChars = 0;
   let headOpen = true;
@@ -205,15 +207,21 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     groupChars += group.chars;
   }
 
+  /**
+   * Frees reservoir space. Victims are chosen lowest severity first and, within a severity, the
+   * second-oldest (so the first, often the root cause, stays while later ones roll). A group still
+   * being built never evicts a group more severe than itself: if only such groups are left, the
+   * open group gives way instead.
+   */
   function evict(): void {
-    while ((groupChars > limits.evidenceChars || groups.length > MAX_GROUPS) && groups.length > 1) {
-      // Lowest severity first; within it the second-oldest, so the first one stays.
+    while ((groupChars > limits.evidenceChars || groups.length > MAX_GROUPS) && groups.length > 0) {
+      const ceiling = open ? open.severity : 3;
       let victim = -1;
       let firstOfSeverity = -1;
       let lowest = 4;
       for (let i = 0; i < groups.length; i++) {
         const g = groups[i] as Group;
-        if (g === open) continue;
+        if (g === open || g.severity > ceiling) continue;
         if (g.severity < lowest) {
           lowest = g.severity;
           firstOfSeverity = i;
@@ -222,7 +230,14 @@ export function createKeeper(limits: KeeperLimits): Keeper {
           victim = i;
         }
       }
-      if (victim === -1) return;
+      if (victim === -1) {
+        const at = open ? groups.indexOf(open) : -1;
+        if (at === -1) return;
+        groups.splice(at, 1);
+        groupChars -= (open as Group).chars;
+        open = undefined;
+        return;
+      }
       const [gone] = groups.splice(victim, 1);
       groupChars -= (gone as Group).chars;
     }
@@ -247,7 +262,9 @@ export function createKeeper(limits: KeeperLimits): Keeper {
   function attach(unit: Unit, severity: Severity): boolean {
     if (open === undefined) return false;
     const continues = severity > 0 || openAfter > 0 || continuesEvidence(unit.text);
-    if (!continues || open.units.length >= maxGroupLines) {
+    const full =
+      open.units.length >= maxGroupLines || open.chars + unit.text.length + 1 > maxGroupChars;
+    if (!continues || full) {
       open = undefined;
       return false;
     }
@@ -327,9 +344,10 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     prev2 = undefined;
   }
 
-  function skippable(t: number): boolean {
+  function skippable(t: number, pending: number): boolean {
     if (templatesFull) return false;
-    if (seen(t) === 0 && lines > NOVELTY_WARMUP && novel.length < MAX_NOVEL) return true;
+    // `pending`: lines the decoder skipped but has not reported yet; they count for the warm-up.
+    if (seen(t) === 0 && lines + pending > NOVELTY_WARMUP && novel.length < MAX_NOVEL) return true;
     sight(t);
     if (templateCount >= MAX_TEMPLATES) templatesFull = true;
     return false;
@@ -342,7 +360,7 @@ export function createKeeper(limits: KeeperLimits): Keeper {
       for (const { unit, template: t } of novel) {
         if (seen(t) > 2) continue;
         unit.severity = 1;
-        evidenceLines++;
+        evidenceLines += unit.repeat;
         addGroup({ units: [unit], severity: 1, seq: groupSeq++, chars: unit.text.length + 1 });
       }
       groups.sort((a, b) => (a.units[0] as Unit).index - (b.units[0] as Unit).index);

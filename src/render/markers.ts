@@ -24,6 +24,25 @@ export function gapMarker(section: SectionName, from: number, to: number, total:
   return `[airlock: omitted ${scope(section)}${what} of ${total}]`;
 }
 
+/** Inside a line: the middle of an over-long line was cut. */
+export function lineCutMarker(chars: number): string {
+  return `[airlock: ${chars} chars omitted from this line]`;
+}
+
+/** Matches a `lineCutMarker` inside a line, capturing the count. */
+export const LINE_CUT = /\[airlock: (\d+) chars omitted from this line\]/;
+
+/** After the last line of a source that failed while it was read. */
+export function readFailedMarker(section: SectionName, message: string): string {
+  // The message comes from the source: one line, bounded, no brackets that could close the marker.
+  const clean = message
+    .replace(/[\r\n\][]+/g, " ")
+    .slice(0, 200)
+    .trim();
+  const what = section === "text" ? "the input" : section;
+  return `[airlock: reading ${what} failed (${clean}); the output above may be incomplete]`;
+}
+
 export function repeatMarker(times: number): string {
   return `[airlock: previous line repeated ${times} more time${times === 1 ? "" : "s"}]`;
 }

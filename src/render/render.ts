@@ -5,6 +5,7 @@ import {
   capMarker,
   emptyMarker,
   gapMarker,
+  readFailedMarker,
   repeatMarker,
   sectionMarker,
   summaryMarker,
@@ -18,6 +19,8 @@ export interface ReadSection {
   readonly invalid: number;
   readonly kept?: Kept;
   readonly binary?: BinaryInfo;
+  /** Set when the source failed while it was read: what was read before is shown. */
+  readonly error?: { readonly code: string; readonly message: string; readonly detail?: string };
 }
 
 /** A line of the rendered body: a kept unit, or a marker written by airlock. */
@@ -67,7 +70,16 @@ export function layout(
       continue;
     }
     const kept = section.kept;
-    if (!kept || kept.lines === 0) continue;
+    if (!kept || kept.lines === 0) {
+      if (section.error) {
+        anyContent = true;
+        if (ctx.labelled) pieces.push({ marker: sectionMarker(section.name) });
+        pieces.push({
+          marker: readFailedMarker(section.name, section.error.detail ?? section.error.message),
+        });
+      }
+      continue;
+    }
     anyContent = true;
     totalLines += kept.lines;
     totalEvidence += kept.evidenceLines;
@@ -102,6 +114,10 @@ export function layout(
       pieces.push({ marker: capMarker(ctx.maxBytes) });
       cuts.push({ kind: "bytes", section: section.name, at: section.bytes, limit: ctx.maxBytes });
     }
+    if (section.error)
+      pieces.push({
+        marker: readFailedMarker(section.name, section.error.detail ?? section.error.message),
+      });
   }
   if (!anyContent) pieces.push({ marker: emptyMarker() });
   if (shownLines < totalLines) {

@@ -61,7 +61,7 @@ function runAdapterSuite(c: AdapterCase): void {
       const failed = await shape({ stdout: "", stderr: "boom", exitCode: 1 });
       const fine = await shape({ stdout: "ok", exitCode: 0 });
       const partial = await shape(Array.from({ length: 5000 }, (_, i) => `row ${i}`).join("\n"), {
-        maxTokens: 60,
+        maxTokens: 128,
       });
       expect(failed.status).toBe("error");
       expect(partial.status).toBe("partial");

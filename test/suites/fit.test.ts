@@ -27,7 +27,7 @@ describe("fit: the budget is exact", () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(lineArb, { maxLength: 400 }),
-        fc.integer({ min: 48, max: 1500 }),
+        fc.integer({ min: 128, max: 1500 }),
         fc.boolean(),
         async (lines, maxTokens, untrusted) => {
           const shaped = await shape(lines.join("\n"), { maxTokens, untrusted, tool: "prop" });
@@ -46,7 +46,7 @@ describe("fit: the budget is exact", () => {
     const failure = await fc.check(
       fc.asyncProperty(
         fc.array(lineArb, { maxLength: 400 }),
-        fc.integer({ min: 48, max: 1500 }),
+        fc.integer({ min: 128, max: 1500 }),
         async (lines, maxTokens) => {
           const tokens = await o200kCount(charsOver4(lines.join("\n"), maxTokens));
           return tokens <= maxTokens;
@@ -97,9 +97,12 @@ describe("fit: the budget is exact", () => {
 
   it("hostile runs are folded before they reach the tokenizer", async () => {
     // 200 KB of "[" costs gpt-tokenizer about 17 s unfolded; folded it is a few tokens.
-    const shaped = await shape("[".repeat(200_000), { maxTokens: 300, untrusted: false });
-    expect(shaped.text).toMatch(/^\[{48}\[airlock: /);
-    expect(shaped.meta.tokens).toBeLessThanOrEqual(300);
+    // The line cap (2 characters a token) keeps 6,000 of them; the run fold keeps 64 of those.
+    const shaped = await shape("[".repeat(200_000), { maxTokens: 4000, untrusted: false });
+    expect(shaped.text).toMatch(
+      /^\[{64}\[airlock: \d+ chars folded\]\[airlock: \d+ chars omitted from this line\]/,
+    );
+    expect(shaped.meta.tokens).toBeLessThanOrEqual(4000);
     expect(shaped.meta.truncated).toBe(true);
   });
 
@@ -115,10 +118,10 @@ describe("fit: the budget is exact", () => {
 
   it("a tiny budget still yields a bounded, honest result", async () => {
     const shaped = await shape(serviceLog(10_000), {
-      maxTokens: 48,
+      maxTokens: 128,
       tool: "a-tool-with-a-long-name",
     });
-    expect(await o200kCount(shaped.text)).toBeLessThanOrEqual(48);
+    expect(await o200kCount(shaped.text)).toBeLessThanOrEqual(128);
     expect(shaped.meta.truncated).toBe(true);
     expect(shaped.status).toBe("partial");
   });
