@@ -142,15 +142,45 @@ export async function fitToBudget(req: FitRequest, tokenizer: ResolvedTokenizer)
       ),
       tokensOf,
     );
-    const included = choose(order, req.sections, tokensOf, base, gapCost, max);
+    const { included, used } = choose(order, req.sections, tokensOf, base, gapCost, max);
 
     // The estimate sums per-line counts; confirm it, and back off along the order of addition.
-    const tryPrefix = async (k: number) => {
-      const l = lay(new Set(included.slice(0, k)), next);
+    const tryPrefix = async (k: number, units = included) => {
+      const l = lay(new Set(units.slice(0, k)), next);
       return attempt(join(l.pieces, textOf), l, cutsOf(l), false);
     };
     const all = await tryPrefix(included.length);
-    if (all) return all;
+    if (all) {
+      // Per-line counts overestimate text whose lines merge into fewer tokens when joined: scale
+      // the budget by what the exact count showed and try once more.
+      const ratio = (all.tokens - base) / Math.max(1, used - base);
+      if (all.tokens < max * 0.9 && ratio > 0 && ratio < 0.95 && included.length < order.length) {
+        const more = choose(
+          order,
+          req.sections,
+          tokensOf,
+          base,
+          gapCost,
+          base + (max - base) / ratio,
+        );
+        // The longest prefix of the larger choice that fits, by exact counts.
+        let best: Fitted = all;
+        let low = included.length + 1;
+        let high = more.included.length;
+        while (low <= high) {
+          const mid = (low + high) >> 1;
+          const fitted = await tryPrefix(mid, more.included);
+          if (fitted) {
+            if (fitted.tokens > best.tokens) best = fitted;
+            low = mid + 1;
+          } else {
+            high = mid - 1;
+          }
+        }
+        return best;
+      }
+      return all;
+    }
     let good: Fitted | undefined;
     let low = 0;
     let high = included.length - 1;
@@ -200,7 +230,7 @@ function choose(
   base: number,
   gapCost: number,
   max: number,
-): Unit[] {
+): { included: Unit[]; used: number } {
   const chosen = new Map<Unit, number>();
   const perSection = new Map<Unit, { sorted: Unit[]; total: number }>();
   for (const s of sections) {
@@ -236,7 +266,7 @@ function choose(
     included.push(unit);
     used += delta;
   }
-  return included;
+  return { included, used };
 }
 
 /**
