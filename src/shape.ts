@@ -1,7 +1,13 @@
 import { AirlockError } from "./errors.js";
 import { type Fitted, fitToBudget } from "./fit/fit.js";
 import { type ResolvedTokenizer, resolveTokenizer } from "./fit/tokenizer.js";
-import { type ByteBudget, type ReadContext, type ReadResult, readSection } from "./intake/read.js";
+import {
+  type ByteBudget,
+  createByteBudget,
+  type ReadContext,
+  type ReadResult,
+  readSection,
+} from "./intake/read.js";
 import type { Unit } from "./keep/keeper.js";
 import {
   type CommandOutput,
@@ -82,6 +88,8 @@ function readContext(
       headChars: Math.floor(capacity * 0.25),
       tailChars: Math.floor(capacity * 0.35),
       evidenceChars: Math.floor(capacity * 0.4),
+      headLines: Math.ceil(options.maxTokens * 0.5),
+      tailLines: Math.ceil(options.maxTokens * 0.7),
     },
     lineCap: Math.min(16384, Math.max(256, options.maxTokens * 2)),
     hashLimit: options.hashLimit,
@@ -101,10 +109,13 @@ interface Plan {
 }
 
 async function read(input: ShapeInput, options: CompiledOptions): Promise<Plan> {
-  const budget: ByteBudget = { remaining: options.maxBytes };
   if (isCommandOutput(input)) {
     const sources: Array<["stdout" | "stderr", StreamSource]> = [["stdout", input.stdout]];
     if (input.stderr !== undefined) sources.push(["stderr", input.stderr]);
+    const budget = createByteBudget(
+      options.maxBytes,
+      sources.map(([name, src]) => ({ name, size: knownSize(src) })),
+    );
     // Read both at once: a child process blocks if one of its pipes is left unread.
     const ctx = readContext(options, budget, options.contentType);
     const results = await Promise.all(sources.map(([name, src]) => readSection(name, src, ctx)));
@@ -151,6 +162,7 @@ async function read(input: ShapeInput, options: CompiledOptions): Promise<Plan> 
     }
     const contentType = options.contentType ?? input.headers.get("content-type") ?? undefined;
     const body: StreamSource = input.body ?? "";
+    const budget = createByteBudget(options.maxBytes);
     const section = await readSection("text", body, readContext(options, budget, contentType));
     const failed = !input.ok;
     const error =
@@ -174,6 +186,7 @@ async function read(input: ShapeInput, options: CompiledOptions): Promise<Plan> 
       "shape: unsupported input (expected string, bytes, Blob, ReadableStream, Response or { stdout, stderr?, exitCode? })",
     );
   }
+  const budget = createByteBudget(options.maxBytes);
   const section = await readSection(
     "text",
     input as StreamSource,
@@ -200,7 +213,15 @@ function isSource(input: object): boolean {
 }
 
 function isEmptySection(s: ReadResult): boolean {
-  return !s.binary && (s.kept?.lines ?? 0) === 0 && !s.capped;
+  return !s.binary && (s.kept?.lines ?? 0) === 0 && !s.capped && !s.error;
+}
+
+/** Bytes a source will produce, when that is known before reading (at most, for a string). */
+function knownSize(source: StreamSource): number | undefined {
+  if (typeof source === "string") return source.length * 3;
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return source.byteLength;
+  if (typeof Blob !== "undefined" && source instanceof Blob) return source.size;
+  return undefined;
 }
 
 function firstError(results: readonly ReadResult[]): { code: string; message: string } | undefined {

@@ -9,6 +9,52 @@ const WHOLE_LINE = 4096;
 const WINDOW = 256;
 
 const NON_BLANK = /\S/;
+/** How far a classification window is widened to reach a space, and how much of it is rescanned. */
+const EDGE = 64;
+
+/** What a line shows: without colour codes, and a redrawn line in its final state. */
+function normalizeLine(raw: string, hasCR: boolean, hasEscape: boolean): string {
+  let text = raw;
+  if (hasEscape && (text.includes("\x1b") || text.includes("\x9b"))) text = stripAnsi(text);
+  if (hasCR && text.includes("\r")) {
+    if (text.endsWith("\r")) text = text.slice(0, -1);
+    if (text.includes("\r")) text = collapseCarriageReturns(text);
+  }
+  return text;
+}
+
+/** The template of `text[start, end)` as the keeper will see the line (after normalisation). */
+function templateAt(
+  text: string,
+  start: number,
+  end: number,
+  hasCR: boolean,
+  hasEscape: boolean,
+): number {
+  if (!hasCR && !hasEscape) return templateOf(text, start, end);
+  const line = normalizeLine(text.slice(start, end), hasCR, hasEscape);
+  return templateOf(line, 0, line.length);
+}
+
+/**
+ * Start of the line that ends just before `start` (a line start, or the text's end). Note that
+ * `lastIndexOf` with a negative position still looks at index 0, hence the guard.
+ */
+function lineBefore(text: string, start: number): number {
+  return start >= 2 ? text.lastIndexOf("\n", start - 2) + 1 : 0;
+}
+
+/** `at`, moved back to just after a space within EDGE characters (not before `floor`). */
+function spaceBefore(text: string, at: number, floor: number): number {
+  for (let i = at; i > floor && i > at - EDGE; i--) if (text.charCodeAt(i - 1) === 32) return i;
+  return at;
+}
+
+/** `at`, moved forward to a space within EDGE characters (not past `ceiling`). */
+function spaceAfter(text: string, at: number, ceiling: number): number {
+  for (let i = at; i < ceiling && i < at + EDGE; i++) if (text.charCodeAt(i) === 32) return i;
+  return at;
+}
 
 /** True when `text` has the same `length` characters at `a` and at `b` (cheap checks first). */
 function sameAt(text: string, a: number, b: number, length: number): boolean {
@@ -99,14 +145,8 @@ export function createLineDecoder(
     hasCR: boolean,
     hasEscape: boolean,
   ): void {
-    let text = raw;
-    if (!stats.nonBlank && NON_BLANK.test(text)) stats.nonBlank = true;
-    if (hasEscape && (text.includes("\x1b") || text.includes("\x9b"))) text = stripAnsi(text);
-    if (hasCR && text.includes("\r")) {
-      if (text.endsWith("\r")) text = text.slice(0, -1);
-      if (text.includes("\r")) text = collapseCarriageReturns(text);
-    }
-    sink.line(text, severity, omitted);
+    if (!stats.nonBlank && NON_BLANK.test(raw)) stats.nonBlank = true;
+    sink.line(normalizeLine(raw, hasCR, hasEscape), severity, omitted);
   }
 
   /**
@@ -173,7 +213,7 @@ export function createLineDecoder(
    * text), then the full classifier on just those lines. Returns [lineStart, severity] pairs in
    * order. A very long line is classified in windows around each anchor, each window at most once.
    */
-  function evidenceLines(text: string): number[] {
+  function evidenceLines(text: string, context: Set<number>): number[] {
     const found: number[] = [];
     anchors.lastIndex = 0;
     // Bounds of the line of the previous anchor: a long line with many anchors is searched for
@@ -192,19 +232,43 @@ export function createLineDecoder(
         severity = classify(text.slice(lineStart, lineEnd));
         anchors.lastIndex = lineEnd + 1;
       } else {
-        const to = Math.min(lineEnd, at + WINDOW);
-        severity = classify(text.slice(Math.max(lineStart, at - WINDOW), to));
-        anchors.lastIndex = severity === 3 ? lineEnd + 1 : to;
+        // A window around the anchor, widened to nearby spaces so no word is cut into a false
+        // match; its last EDGE characters are scanned again, as a keyword may straddle its end.
+        const from = spaceBefore(text, Math.max(lineStart, at - WINDOW), lineStart);
+        const to = spaceAfter(text, Math.min(lineEnd, at + WINDOW), lineEnd);
+        severity = classify(text.slice(from, to));
+        anchors.lastIndex = severity === 3 ? lineEnd + 1 : Math.max(at + 1, to - EDGE);
       }
       if (severity === 0) continue;
       const n = found.length;
       if (n > 0 && found[n - 2] === lineStart) {
         if (severity > (found[n - 1] as number)) found[n - 1] = severity;
-      } else {
-        found.push(lineStart, severity);
+        continue;
+      }
+      found.push(lineStart, severity);
+      // The two lines before it are its context: they must not be skipped.
+      if (lineStart > 0) {
+        const before = lineBefore(text, lineStart);
+        context.add(before);
+        if (before > 0) context.add(lineBefore(text, before));
       }
     }
     return found;
+  }
+
+  /**
+   * Where the lines that could be the tail begin: walking back from the end of the chunk, lines
+   * are counted as the keeper would hold them (at most `lineCap` each) until the tail is full.
+   */
+  function tailStart(text: string): number {
+    let end = text.length;
+    let held = 0;
+    while (end > 0 && held < tailWindow) {
+      const start = lineBefore(text, end);
+      held += Math.min(end - start, lineCap + 1);
+      end = start;
+    }
+    return end;
   }
 
   function take(chunk: string): void {
@@ -212,7 +276,8 @@ export function createLineDecoder(
     // make V8 flatten a fresh copy of every chunk.
     const text = clean(chunk);
     stats.chars += text.length;
-    const found = evidenceLines(text);
+    const context = new Set<number>();
+    const found = evidenceLines(text, context);
     let fi = 0;
     const severityAt = (start: number): Severity => {
       while (fi < found.length && (found[fi] as number) < start) fi += 2;
@@ -227,6 +292,7 @@ export function createLineDecoder(
       const join = classify(pending.slice(-WINDOW) + text.slice(0, Math.min(firstEnd, WINDOW)));
       if (join > severity) severity = join;
     }
+    const joined = pending.length > 0 || pendingHead !== undefined;
     append(text.slice(0, firstEnd), severity);
     if (nl === -1) return;
     flush();
@@ -235,11 +301,12 @@ export function createLineDecoder(
     // evidence or its context, not a stand-out, not a repeat) are only counted.
     const hasCR = text.includes("\r");
     const hasEscape = text.includes("\x1b") || text.includes("\x9b");
-    const fullFrom = skipper ? text.length - tailWindow : 0;
+    const fullFrom = skipper ? tailStart(text) : 0;
     let start = nl + 1;
     let skipped = 0;
-    let prevStart = -1;
-    let prevEnd = -1;
+    // The previous line, by position, for repeat detection (unknown if it began in a past chunk).
+    let prevStart = joined ? -1 : 0;
+    let prevEnd = joined ? -1 : firstEnd;
     let prevSkipped = false;
     for (nl = text.indexOf("\n", start); nl !== -1; nl = text.indexOf("\n", start)) {
       seenLines++;
@@ -251,7 +318,7 @@ export function createLineDecoder(
         start < fullFrom &&
         length <= lineCap &&
         !skipper.eager &&
-        !evidenceWithinTwo(nl)
+        !context.has(start)
       ) {
         if (!stats.nonBlank && NON_BLANK.test(text.slice(start, nl))) stats.nonBlank = true;
         if (prevEnd - prevStart === length && sameAt(text, prevStart, start, length)) {
@@ -265,7 +332,7 @@ export function createLineDecoder(
           prevSkipped = false;
         } else if (
           (seenLines < NOVELTY_FULL_LINES || seenLines % NOVELTY_STRIDE === 0) &&
-          skipper.skippable(templateOf(text, start, nl), skipped)
+          skipper.skippable(templateAt(text, start, nl, hasCR, hasEscape), skipped)
         ) {
           skipper.skip(skipped);
           skipped = 0;
@@ -298,16 +365,6 @@ export function createLineDecoder(
       start = nl + 1;
     }
     if (skipped > 0) skipper?.skip(skipped);
-
-    /** True when one of the next two lines after the line ending at `end` is evidence. */
-    function evidenceWithinTwo(end: number): boolean {
-      if (fi >= found.length) return false;
-      const next = found[fi] as number;
-      if (next === end + 1) return true;
-      if (next - end > lineCap + 2) return false;
-      const after = text.indexOf("\n", end + 1);
-      return after !== -1 && after + 1 === next;
-    }
 
     // 3. The unfinished last line waits for the next chunk.
     if (start < text.length) append(text.slice(start), severityAt(start));

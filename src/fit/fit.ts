@@ -10,7 +10,7 @@ import {
   repeatMarker,
   sectionMarker,
 } from "../render/markers.js";
-import { collect, join, type Layout, layout, type ReadSection } from "../render/render.js";
+import { join, type Layout, layout, type ReadSection, sortedUnits } from "../render/render.js";
 import type { Cut, SectionName } from "../types.js";
 import { rank } from "./rank.js";
 import type { ResolvedTokenizer } from "./tokenizer.js";
@@ -40,8 +40,11 @@ export interface Fitted {
   readonly collapsed: boolean;
 }
 
-/** A kept line as it will be shown: run-folded, maybe shortened, with its token cost. */
+/** A kept line as it will be shown: maybe shortened, run-folded, with its token cost. */
 interface View {
+  /** The line before run folding (maybe shortened by fit). */
+  raw: string;
+  /** What is shown: `raw` with long runs folded. */
   text: string;
   /** Tokens of the line, its newline and its repeat marker. */
   tokens: number;
@@ -55,6 +58,9 @@ interface View {
 const LINE_SHARE = 0.5;
 /** ... and when it is the only line. */
 const ONLY_LINE_SHARE = 0.95;
+
+/** Exact-count probes when searching for a larger selection after the estimate overshot. */
+const RESCALE_PROBES = 5;
 
 /**
  * Fits the held lines into the token budget, exactly:
@@ -70,14 +76,17 @@ export async function fitToBudget(req: FitRequest, tokenizer: ResolvedTokenizer)
   const max = req.maxTokens;
   const wrap = async (body: string) =>
     req.untrusted ? fence(body, req.tool) : { text: body, boundary: undefined };
+  // The token count of the last attempt, fitting or not: it tells how far over an attempt was.
+  let lastCount = 0;
   const attempt = async (
     body: string,
     lay: Layout | undefined,
     cuts: Cut[],
     collapsed: boolean,
-  ) => {
+  ): Promise<Fitted | undefined> => {
     const wrapped = await wrap(body);
     const tokens = await tokenizer.count(wrapped.text);
+    lastCount = tokens;
     if (tokens > max) return undefined;
     return { text: wrapped.text, boundary: wrapped.boundary, tokens, layout: lay, cuts, collapsed };
   };
@@ -88,23 +97,15 @@ export async function fitToBudget(req: FitRequest, tokenizer: ResolvedTokenizer)
     if (done) return done;
   }
 
-  // Every held unit, as it would be shown.
+  // Every held unit, as it would be shown; each section's units sorted once.
   const views = new Map<Unit, View>();
+  const sorted = new Map<ReadSection, Unit[]>();
   for (const section of req.sections) {
     if (!section.kept) continue;
-    for (const unit of collect(section.kept)) {
-      const f = foldLongRuns(unit.text);
-      const repeat =
-        unit.repeat > 1 ? await tokenizer.count(`${repeatMarker(unit.repeat - 1)}\n`) : 0;
-      const tokens = (await tokenizer.count(`${f.text}\n`)) + repeat;
-      views.set(unit, {
-        text: f.text,
-        tokens,
-        cut: unit.omittedChars,
-        folded: f.folded,
-        section: section.name,
-      });
-    }
+    const units = sortedUnits(section.kept);
+    sorted.set(section, units);
+    for (const unit of units)
+      views.set(unit, await viewOf(unit, unit.text, unit.omittedChars, section.name, tokenizer));
   }
   const textOf = (unit: Unit): string => views.get(unit)?.text ?? unit.text;
   const tokensOf = (unit: Unit): number => views.get(unit)?.tokens ?? 0;
@@ -114,27 +115,35 @@ export async function fitToBudget(req: FitRequest, tokenizer: ResolvedTokenizer)
       maxBytes: req.maxBytes,
       next,
       labelled: req.labelled,
+      unitsOf: (section) => sorted.get(section) ?? [],
     });
-  const cutsOf = (l: Layout): Cut[] => [
-    ...l.cuts.filter((c) => c.kind !== "chars"),
-    ...l.pieces.flatMap((p): Cut[] => {
-      if (!("unit" in p)) return [];
-      const v = views.get(p.unit);
-      const count = (v?.cut ?? 0) + (v?.folded ?? 0);
-      return v && count > 0
-        ? [{ kind: "chars", section: v.section, line: p.unit.index, count }]
-        : [];
-    }),
-  ];
+  const cutsOf = (l: Layout): Cut[] => {
+    const cuts: Cut[] = l.cuts.filter((c) => c.kind !== "chars");
+    for (const piece of l.pieces) {
+      if (!("unit" in piece)) continue;
+      const v = views.get(piece.unit);
+      if (v === undefined || v.cut + v.folded === 0) continue;
+      cuts.push({
+        kind: "chars",
+        section: v.section,
+        line: piece.unit.index,
+        count: v.cut + v.folded,
+      });
+    }
+    return cuts;
+  };
   const gapCost = await tokenizer.count(
     `${gapMarker("stdout", 99_999_999, 99_999_999, 99_999_999)}\n`,
   );
+  const original = new Map(views);
 
   for (const next of [req.next, undefined]) {
     const empty = lay(new Set(), next);
     const base = await tokenizer.count((await wrap(join(empty.pieces, textOf))).text);
     if (base > max) continue;
 
+    // Lines are shortened for this attempt's room; a later attempt starts from the originals.
+    for (const [unit, view] of original) views.set(unit, view);
     await shortenLongLines(views, max - base, tokenizer);
     const order = rank(
       req.sections.flatMap((s) =>
@@ -142,58 +151,53 @@ export async function fitToBudget(req: FitRequest, tokenizer: ResolvedTokenizer)
       ),
       tokensOf,
     );
-    const { included, used } = choose(order, req.sections, tokensOf, base, gapCost, max);
-
-    // The estimate sums per-line counts; confirm it, and back off along the order of addition.
-    const tryPrefix = async (k: number, units = included) => {
+    const { included, used } = choose(order, sorted, tokensOf, base, gapCost, max);
+    const tryPrefix = (k: number, units: readonly Unit[]) => {
       const l = lay(new Set(units.slice(0, k)), next);
       return attempt(join(l.pieces, textOf), l, cutsOf(l), false);
     };
-    const all = await tryPrefix(included.length);
+
+    const all = await tryPrefix(included.length, included);
     if (all) {
       // Per-line counts overestimate text whose lines merge into fewer tokens when joined: scale
-      // the budget by what the exact count showed and try once more.
+      // the budget by what the exact count showed and search, with a few exact counts, for the
+      // longest prefix of the larger choice that still fits.
       const ratio = (all.tokens - base) / Math.max(1, used - base);
-      if (all.tokens < max * 0.9 && ratio > 0 && ratio < 0.95 && included.length < order.length) {
-        const more = choose(
-          order,
-          req.sections,
-          tokensOf,
-          base,
-          gapCost,
-          base + (max - base) / ratio,
-        );
-        // The longest prefix of the larger choice that fits, by exact counts.
-        let best: Fitted = all;
-        let low = included.length + 1;
-        let high = more.included.length;
-        while (low <= high) {
-          const mid = (low + high) >> 1;
-          const fitted = await tryPrefix(mid, more.included);
-          if (fitted) {
-            if (fitted.tokens > best.tokens) best = fitted;
-            low = mid + 1;
-          } else {
-            high = mid - 1;
-          }
-        }
-        return best;
+      if (
+        all.tokens >= max * 0.9 ||
+        ratio <= 0 ||
+        ratio >= 0.95 ||
+        included.length >= order.length
+      ) {
+        return all;
       }
-      return all;
+      const more = choose(
+        order,
+        sorted,
+        tokensOf,
+        base,
+        gapCost,
+        base + (max - base) / ratio,
+      ).included;
+      return (
+        (await longestFitting(more, included.length + 1, more.length, RESCALE_PROBES, tryPrefix)) ??
+        all
+      );
     }
+    // The estimate was short: drop the last-added lines worth the excess (plus a margin), a few
+    // times, then search between the last prefix that failed and the first that fits.
+    let failed = included.length;
+    let k = included.length;
     let good: Fitted | undefined;
-    let low = 0;
-    let high = included.length - 1;
-    while (low <= high) {
-      const mid = (low + high) >> 1;
-      const fitted = await tryPrefix(mid);
-      if (fitted) {
-        good = fitted;
-        low = mid + 1;
-      } else {
-        high = mid - 1;
-      }
+    for (let tries = 0; tries < 4 && k > 0 && good === undefined; tries++) {
+      let excess = Math.ceil((lastCount - max) * 1.1) + 1;
+      while (k > 0 && excess > 0) excess -= tokensOf(included[--k] as Unit);
+      good = await tryPrefix(k, included);
+      if (good === undefined) failed = k;
     }
+    if (good === undefined)
+      good = await longestFitting(included, 0, k - 1, Number.POSITIVE_INFINITY, tryPrefix);
+    else good = (await longestFitting(included, k + 1, failed - 1, 3, tryPrefix)) ?? good;
     if (good) return good;
   }
 
@@ -214,55 +218,85 @@ export async function fitToBudget(req: FitRequest, tokenizer: ResolvedTokenizer)
   );
 }
 
+/** Binary search for the largest k in [low, high] whose prefix fits, with at most `probes` tries. */
+async function longestFitting(
+  units: readonly Unit[],
+  low: number,
+  high: number,
+  probes: number,
+  tryPrefix: (k: number, units: readonly Unit[]) => Promise<Fitted | undefined>,
+): Promise<Fitted | undefined> {
+  let best: Fitted | undefined;
+  let lo = low;
+  let hi = high;
+  for (let n = 0; lo <= hi && n < probes; n++) {
+    const mid = (lo + hi) >> 1;
+    const fitted = await tryPrefix(mid, units);
+    if (fitted) {
+      best = fitted;
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return best;
+}
+
+/** A unit's view: `raw` run-folded, and its token cost with newline and repeat marker. */
+async function viewOf(
+  unit: Unit,
+  raw: string,
+  cut: number,
+  section: SectionName,
+  tokenizer: ResolvedTokenizer,
+): Promise<View> {
+  const f = foldLongRuns(raw);
+  const repeat = unit.repeat > 1 ? await tokenizer.count(`${repeatMarker(unit.repeat - 1)}\n`) : 0;
+  const tokens = (await tokenizer.count(`${f.text}\n`)) + repeat;
+  return { raw, text: f.text, tokens, cut, folded: f.folded, section };
+}
+
 /** stderr gets more of the budget than stdout: it is where a failing command says why. */
 function weightOf(section: ReadSection, all: readonly ReadSection[]): number {
   return section.name === "stdout" && all.some((s) => s.name === "stderr") ? 0.45 : 1;
 }
 
 /**
- * Adds units in rank order while the estimate stays within the budget. Adding a unit costs its
- * tokens plus a gap marker for each gap it opens, minus one for a gap it closes.
+ * Adds units in rank order while the estimate stays within the budget. A unit not shown sits in
+ * exactly one gap; showing it leaves a gap on its left unless the line before it is shown, and
+ * one on its right unless the line after it is, so the change in gap markers is known from its
+ * two neighbours among the held units, in constant time.
  */
 function choose(
   order: readonly Unit[],
-  sections: readonly ReadSection[],
+  sorted: ReadonlyMap<ReadSection, readonly Unit[]>,
   tokensOf: (u: Unit) => number,
   base: number,
   gapCost: number,
   max: number,
 ): { included: Unit[]; used: number } {
-  const chosen = new Map<Unit, number>();
-  const perSection = new Map<Unit, { sorted: Unit[]; total: number }>();
-  for (const s of sections) {
-    if (!s.kept) continue;
-    const entry = { sorted: [] as Unit[], total: s.kept.lines };
-    for (const u of collect(s.kept)) perSection.set(u, entry);
+  const place = new Map<Unit, { units: readonly Unit[]; at: number; total: number }>();
+  for (const [section, units] of sorted) {
+    const total = section.kept?.lines ?? 0;
+    for (const [at, u] of units.entries()) place.set(u, { units, at, total });
   }
+  const shown = new Set<Unit>();
   const included: Unit[] = [];
   let used = base;
   for (const unit of order) {
-    const entry = perSection.get(unit);
-    if (!entry || chosen.has(unit)) continue;
-    const { sorted, total } = entry;
-    let lo = 0;
-    let hi = sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((sorted[mid] as Unit).index < unit.index) lo = mid + 1;
-      else hi = mid;
-    }
-    const prev = sorted[lo - 1];
-    const following = sorted[lo];
-    const prevEnd = prev ? prev.index + prev.repeat - 1 : 0;
-    const nextStart = following ? following.index : total + 1;
+    const where = place.get(unit);
+    if (!where || shown.has(unit)) continue;
+    const before = where.units[where.at - 1];
+    const after = where.units[where.at + 1];
     const end = unit.index + unit.repeat - 1;
-    const gaps = (a: number, b: number) => (b - a > 1 ? 1 : 0);
-    const delta =
-      tokensOf(unit) +
-      gapCost * (gaps(prevEnd, unit.index) + gaps(end, nextStart) - gaps(prevEnd, nextStart));
+    const leftShown =
+      before !== undefined && shown.has(before) && before.index + before.repeat === unit.index;
+    const rightShown = after !== undefined && shown.has(after) && end + 1 === after.index;
+    const left = unit.index > 1 && !leftShown ? 1 : 0;
+    const right = end < where.total && !rightShown ? 1 : 0;
+    const delta = tokensOf(unit) + gapCost * (left + right - 1);
     if (used + delta > max) continue;
-    sorted.splice(lo, 0, unit);
-    chosen.set(unit, delta);
+    shown.add(unit);
     included.push(unit);
     used += delta;
   }
@@ -271,7 +305,8 @@ function choose(
 
 /**
  * A line too long for its share of the budget keeps its head and tail, with a marker counting
- * what was cut between them (added to any cut the decoder already made).
+ * what was cut between them (added to any cut the decoder already made). It is cut in its raw
+ * form and folded afterwards, so no fold marker is ever cut through.
  */
 async function shortenLongLines(
   views: Map<Unit, View>,
@@ -279,30 +314,30 @@ async function shortenLongLines(
   tokenizer: ResolvedTokenizer,
 ): Promise<void> {
   const cap = Math.max(8, Math.floor(room * (views.size === 1 ? ONLY_LINE_SHARE : LINE_SHARE)));
-  for (const [unit, view] of views) {
+  for (const [unit, first] of views) {
+    let view = first;
     for (let tries = 0; view.tokens > cap && tries < 6; tries++) {
-      const match = LINE_CUT.exec(view.text);
-      const head = match ? view.text.slice(0, match.index) : view.text;
-      const tail = match ? view.text.slice(match.index + match[0].length) : "";
+      const match = LINE_CUT.exec(view.raw);
+      const head = match ? view.raw.slice(0, match.index) : view.raw;
+      const tail = match ? view.raw.slice(match.index + match[0].length) : "";
       const length = head.length + tail.length;
-      // Aim below the cap by the share of characters per token seen in this line.
+      // Aim below the cap by the characters per token seen in this line.
       const keep = Math.max(0, Math.floor((length * cap * 0.9) / view.tokens) - 48);
       const keepHead = Math.ceil(keep * 0.75);
-      const keepTail = keep - keepHead;
-      const newHead = safeSlice(match ? head : view.text, 0, Math.min(keepHead, head.length));
-      const source = match ? tail : view.text;
-      const newTail = safeSlice(
-        source,
-        Math.max(match ? 0 : newHead.length, source.length - keepTail),
-        source.length,
+      const newHead = safeSlice(head, 0, Math.min(keepHead, head.length));
+      const source = match ? tail : head;
+      const from = Math.max(match ? 0 : newHead.length, source.length - (keep - keepHead));
+      const newTail = safeSlice(source, from, source.length);
+      const cut = view.cut + length - newHead.length - newTail.length;
+      view = await viewOf(
+        unit,
+        `${newHead}${lineCutMarker(cut)}${newTail}`,
+        cut,
+        view.section,
+        tokenizer,
       );
-      const removed = length - newHead.length - newTail.length;
-      view.cut += removed;
-      view.text = `${newHead}${lineCutMarker(view.cut)}${newTail}`;
-      const repeat =
-        unit.repeat > 1 ? await tokenizer.count(`${repeatMarker(unit.repeat - 1)}\n`) : 0;
-      view.tokens = (await tokenizer.count(`${view.text}\n`)) + repeat;
     }
+    views.set(unit, view);
   }
 }
 

@@ -8,9 +8,34 @@ import { sha256Hex } from "./digest.js";
 import { SNIFF_BYTES, sniff } from "./sniff.js";
 import { openSource } from "./source.js";
 
-/** Bytes left under `maxBytes`, shared by every source of one input (stdout and stderr together). */
+/**
+ * Bytes left under `maxBytes`, shared by every source of one input (stdout and stderr together).
+ * Each source still reading may hold a reservation that the others cannot take, so a huge stdout
+ * read first cannot starve the stderr that explains a failure.
+ */
 export interface ByteBudget {
   remaining: number;
+  readonly reserved: Map<SectionName, number>;
+}
+
+/** A budget for the given sources: each is guaranteed an equal share, or its known size if less. */
+export function createByteBudget(
+  maxBytes: number,
+  sources: ReadonlyArray<{ name: SectionName; size: number | undefined }> = [],
+): ByteBudget {
+  const reserved = new Map<SectionName, number>();
+  if (sources.length > 1) {
+    const share = Math.floor(maxBytes / sources.length);
+    for (const { name, size } of sources) reserved.set(name, Math.min(share, size ?? share));
+  }
+  return { remaining: maxBytes, reserved };
+}
+
+/** Bytes `name` may still read: what is left, less what is reserved for the other sources. */
+function allowance(budget: ByteBudget, name: SectionName): number {
+  let others = 0;
+  for (const [n, r] of budget.reserved) if (n !== name) others += r;
+  return Math.max(0, budget.remaining - others);
 }
 
 export interface ReadContext {
@@ -45,7 +70,14 @@ export async function readSection(
   let ended = false;
   let error: ReadResult["error"];
 
+  /** Reads the next chunk under the cap; at the end of this source its reservation is released. */
   async function next(): Promise<Uint8Array | undefined> {
+    const chunk = await pull();
+    if (chunk === undefined) ctx.budget.reserved.delete(name);
+    return chunk;
+  }
+
+  async function pull(): Promise<Uint8Array | undefined> {
     if (capped) return undefined;
     let chunk: Uint8Array | undefined;
     try {
@@ -64,19 +96,23 @@ export async function readSection(
       ended = true;
       return undefined;
     }
-    if (ctx.budget.remaining <= 0) {
+    const allowed = allowance(ctx.budget, name);
+    if (allowed <= 0) {
       capped = true;
       await src.cancel();
       return undefined;
     }
-    if (chunk.byteLength > ctx.budget.remaining) {
+    if (chunk.byteLength > allowed) {
       // Cut at a code point boundary, so the cap never leaves half a character behind.
-      const piece = chunk.subarray(0, ctx.budget.remaining);
+      const piece = chunk.subarray(0, allowed);
       const whole = completeLength(piece);
       chunk = whole > 0 && piece.byteLength - whole < 4 ? piece.subarray(0, whole) : piece;
       capped = true;
     }
     ctx.budget.remaining -= chunk.byteLength;
+    const reservation = ctx.budget.reserved.get(name);
+    if (reservation !== undefined)
+      ctx.budget.reserved.set(name, Math.max(0, reservation - chunk.byteLength));
     bytes += chunk.byteLength;
     if (capped) await src.cancel();
     return chunk;
@@ -105,7 +141,7 @@ export async function readSection(
   const decoder = createLineDecoder(keeper, {
     lineCap: ctx.lineCap,
     encoding: sniffed.encoding,
-    tailWindow: ctx.keeper.tailChars + ctx.lineCap,
+    tailWindow: ctx.keeper.tailChars,
   });
   for (const chunk of leading) decoder.write(chunk);
   leading.length = 0;

@@ -19,6 +19,8 @@ export interface Group {
   /** Order of creation; the first group of a severity is never evicted by a later one. */
   readonly seq: number;
   chars: number;
+  /** Characters of the lines after the first evidence line (its trace or diagnostic). */
+  traceChars: number;
 }
 
 export interface KeeperLimits {
@@ -28,6 +30,12 @@ export interface KeeperLimits {
   readonly tailChars: number;
   /** Characters of evidence groups to hold. */
   readonly evidenceChars: number;
+  /**
+   * Most lines held in the head and in the tail. A shown line costs at least a token, so
+   * holding more lines than the budget has tokens only costs time (a log of one-character lines).
+   */
+  readonly headLines?: number;
+  readonly tailLines?: number;
   /** Lines of context kept before and after an evidence line. */
   readonly context?: number;
   /** Longest stack trace or diagnostic kept as one group. */
@@ -137,6 +145,8 @@ const MAX_GROUPS = 256;
 export function createKeeper(limits: KeeperLimits): Keeper {
   const context = limits.context ?? 2;
   const maxGroupLines = limits.maxGroupLines ?? 40;
+  const headLines = limits.headLines ?? Number.POSITIVE_INFINITY;
+  const tailLines = limits.tailLines ?? Number.POSITIVE_INFINITY;
   // One long stack trace may not take the whole reservoir from the errors around it.
   const maxGroupChars = Math.max(256, Math.floor(limits.evidenceChars / 3));
   const head: Unit[] = [];
@@ -246,7 +256,10 @@ export function createKeeper(limits: KeeperLimits): Keeper {
   function pushTail(unit: Unit): void {
     tail.push(unit);
     tailChars += unit.text.length + 1;
-    while (tailChars > limits.tailChars && tail.length - tailStart > 1) {
+    while (
+      (tailChars > limits.tailChars || tail.length - tailStart > tailLines) &&
+      tail.length - tailStart > 1
+    ) {
       const gone = tail[tailStart] as Unit;
       tailChars -= gone.text.length + 1;
       tailStart++;
@@ -262,14 +275,17 @@ export function createKeeper(limits: KeeperLimits): Keeper {
   function attach(unit: Unit, severity: Severity): boolean {
     if (open === undefined) return false;
     const continues = severity > 0 || openAfter > 0 || continuesEvidence(unit.text);
+    // The cap counts what follows the error, not the context before it: one long line before an
+    // exception must not cost the exception its stack trace.
     const full =
-      open.units.length >= maxGroupLines || open.chars + unit.text.length + 1 > maxGroupChars;
+      open.units.length >= maxGroupLines || open.traceChars + unit.text.length + 1 > maxGroupChars;
     if (!continues || full) {
       open = undefined;
       return false;
     }
     open.units.push(unit);
     open.chars += unit.text.length + 1;
+    open.traceChars += unit.text.length + 1;
     groupChars += unit.text.length + 1;
     if (severity > open.severity) open.severity = severity;
     openAfter = severity > 0 ? context : openAfter - 1;
@@ -298,7 +314,7 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     };
     last = unit;
 
-    if (headOpen && headChars + text.length + 1 <= limits.headChars) {
+    if (headOpen && headChars + text.length + 1 <= limits.headChars && head.length < headLines) {
       head.push(unit);
       headChars += text.length + 1;
     } else {
@@ -314,7 +330,7 @@ export function createKeeper(limits: KeeperLimits): Keeper {
         units.push(unit);
         let chars = 0;
         for (const u of units) chars += u.text.length + 1;
-        open = { units, severity, seq: groupSeq++, chars };
+        open = { units, severity, seq: groupSeq++, chars, traceChars: 0 };
         openAfter = context;
         addGroup(open);
         evict();
@@ -361,7 +377,13 @@ export function createKeeper(limits: KeeperLimits): Keeper {
         if (seen(t) > 2) continue;
         unit.severity = 1;
         evidenceLines += unit.repeat;
-        addGroup({ units: [unit], severity: 1, seq: groupSeq++, chars: unit.text.length + 1 });
+        addGroup({
+          units: [unit],
+          severity: 1,
+          seq: groupSeq++,
+          chars: unit.text.length + 1,
+          traceChars: 0,
+        });
       }
       groups.sort((a, b) => (a.units[0] as Unit).index - (b.units[0] as Unit).index);
       evict();

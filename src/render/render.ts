@@ -35,6 +35,8 @@ export interface Layout {
 }
 
 export interface LayoutContext {
+  /** Every held unit of a section, sorted by line (computed once by the caller). */
+  readonly unitsOf?: (section: ReadSection) => readonly Unit[];
   readonly header: readonly string[];
   readonly maxBytes: number;
   /** Sentence for the model on how to get more; `undefined` leaves it out. */
@@ -71,12 +73,23 @@ export function layout(
     }
     const kept = section.kept;
     if (!kept || kept.lines === 0) {
-      if (section.error) {
+      // Nothing was read, but the reason may be worth saying: the cap, or a failure.
+      if (section.capped || section.error) {
         anyContent = true;
         if (ctx.labelled) pieces.push({ marker: sectionMarker(section.name) });
-        pieces.push({
-          marker: readFailedMarker(section.name, section.error.detail ?? section.error.message),
-        });
+        if (section.capped) {
+          pieces.push({ marker: capMarker(ctx.maxBytes) });
+          cuts.push({
+            kind: "bytes",
+            section: section.name,
+            at: section.bytes,
+            limit: ctx.maxBytes,
+          });
+        }
+        if (section.error) {
+          const detail = section.error.detail ?? section.error.message;
+          pieces.push({ marker: readFailedMarker(section.name, detail) });
+        }
       }
       continue;
     }
@@ -84,8 +97,9 @@ export function layout(
     totalLines += kept.lines;
     totalEvidence += kept.evidenceLines;
     if (ctx.labelled) pieces.push({ marker: sectionMarker(section.name) });
-    const units = collect(kept).filter((u) => chosen.has(u));
-    units.sort((a, b) => a.index - b.index);
+    const units = (ctx.unitsOf ? ctx.unitsOf(section) : sortedUnits(kept)).filter((u) =>
+      chosen.has(u),
+    );
     let next = 1;
     for (const unit of units) {
       if (unit.index > next) {
@@ -130,6 +144,11 @@ export function layout(
 
 function lineCut(section: SectionName, from: number, to: number): Cut {
   return { kind: "lines", section, from, to, count: to - from + 1 };
+}
+
+/** Every unit the keeper holds for a section, each once, in line order. */
+export function sortedUnits(kept: Kept): Unit[] {
+  return collect(kept).sort((a, b) => a.index - b.index);
 }
 
 /** Every unit the keeper holds for a section, each once. */

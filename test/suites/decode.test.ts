@@ -13,7 +13,7 @@ function runKeeper(bytes: Uint8Array, chunk: number, eager: boolean): Kept {
   const keeper = createKeeper(limits);
   // Without skip/skippable/eager the decoder must hand over every line: the reference behaviour.
   const sink: LineSink = eager ? { line: (t, s, o) => keeper.line(t, s, o) } : keeper;
-  const decoder = createLineDecoder(sink, { lineCap: 256, tailWindow: limits.tailChars + 256 });
+  const decoder = createLineDecoder(sink, { lineCap: 256, tailWindow: limits.tailChars });
   for (const piece of split(bytes, chunk)) decoder.write(piece);
   decoder.end();
   return keeper.finish();

@@ -233,3 +233,115 @@ describe("regressions", () => {
     expect(expected).toBe(9001);
   });
 });
+
+describe("regressions, second review", () => {
+  const rnd = (n: number) =>
+    Array.from({ length: n }, (_, i) => "a1b2c3d4e5"[(i * 7) % 10]).join("");
+
+  it("shortening a line never cuts through a fold marker, and the counts add up", async () => {
+    const long = `${rnd(1200)}${"=".repeat(2500)}${rnd(200)}`;
+    const shaped = await shape(["first", long, "last"].join("\n"), { ...plain, maxTokens: 2000 });
+    const line = shaped.text.split("\n")[1] as string;
+    const markers = line.match(/\[airlock:[^\]]*\]/g) ?? [];
+    for (const m of markers)
+      expect(m).toMatch(/^\[airlock: \d+ chars (omitted from this line|folded)\]$/);
+    expect(
+      line.replace(/\[airlock: \d+ chars (omitted from this line|folded)\]/g, ""),
+    ).not.toContain("airlock");
+    const counted = markers.reduce((n, m) => n + Number(/\d+/.exec(m)?.[0]), 0);
+    const shown = line.replace(/\[airlock: [^\]]*\]/g, "").length;
+    expect(shown + counted).toBe(long.length);
+    expect(shaped.meta.cuts.find((c) => c.kind === "chars")).toMatchObject({
+      line: 2,
+      count: counted,
+    });
+  });
+
+  it("a long line just before an exception does not cost it its stack trace", async () => {
+    const frames = Array.from(
+      { length: 8 },
+      (_, i) => `    at com.acme.Service.step${i}(Service.java:${i + 10})`,
+    );
+    const lines = [
+      ...Array.from({ length: 5000 }, (_, i) => `info step ${i}`),
+      `request body: ${"x".repeat(16_000)}`,
+      "java.lang.IllegalStateException: pool exhausted",
+      ...frames,
+      ...Array.from({ length: 5000 }, (_, i) => `info after ${i}`),
+    ];
+    const shaped = await shape(lines.join("\n"), { ...plain, maxTokens: 4000 });
+    for (const f of frames) expect(shaped.text).toContain(f);
+  });
+
+  it("context before an error survives a very long line between them", async () => {
+    const lines = [
+      ...Array.from({ length: 5001 }, (_, i) => `filler ${i + 1}`),
+      "y".repeat(30_000),
+      "ERROR boom",
+      ...Array.from({ length: 5000 }, (_, i) => `more ${i}`),
+    ];
+    const shaped = await shape(lines.join("\n"), { ...plain, maxTokens: 4000 });
+    const out = shaped.text.split("\n");
+    const at = out.indexOf("ERROR boom");
+    expect(out[at - 2]).toBe("filler 5001");
+  });
+
+  it("short lines before a long last line stay in the tail", async () => {
+    const lines = [
+      ...Array.from({ length: 2000 }, (_, i) => `filler ${i}`),
+      "last-short-1",
+      "last-short-2",
+      "z".repeat(20_000),
+    ];
+    const shaped = await shape(lines.join("\n"), { ...plain, maxTokens: 1000 });
+    const out = shaped.text.split("\n");
+    const i = out.indexOf("last-short-1");
+    expect(i).toBeGreaterThan(0);
+    expect(out[i + 1]).toBe("last-short-2");
+  });
+
+  it("a keyword is found wherever a false anchor's window ends", async () => {
+    const filler = Array.from({ length: 6000 }, (_, i) => `filler line ${i}`);
+    for (let spaces = 230; spaces <= 260; spaces += 3) {
+      const line = `${"a".repeat(50)} skilled ${" ".repeat(spaces)}ERROR boom ${"c ".repeat(2500)}`;
+      const lines = [...filler.slice(0, 3000), line, ...filler.slice(3000)];
+      const shaped = await shape(lines.join("\n"), { ...plain, maxTokens: 4000 });
+      expect(shaped.meta.sections[0]?.evidenceLines, `spaces=${spaces}`).toBe(1);
+    }
+  });
+
+  it("redrawn lines get the same template whether skipped or kept", async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) =>
+      i % 300 === 0 ? `build 10%\rbuild 100% step ${i}` : `info step ${i}`,
+    );
+    const bytes = bytesOf(lines.join("\n"));
+    const whole = await shape(bytes, { ...plain, maxTokens: 500 });
+    const chunked = await shape(chunkedStream(split(bytes, 7)).stream, {
+      ...plain,
+      maxTokens: 500,
+    });
+    expect(whole.meta.sections[0]?.evidenceLines).toBe(0);
+    expect(chunked.meta.sections[0]?.evidenceLines).toBe(0);
+  });
+
+  it("a huge stdout read first cannot starve stderr of the byte budget", async () => {
+    const stdout = "o".repeat(99) + "\n";
+    const shaped = await shape(
+      { stdout: stdout.repeat(1000), stderr: "fatal: the reason it failed\n", exitCode: 1 },
+      { ...plain, maxBytes: 60_000 },
+    );
+    expect(shaped.text).toContain("fatal: the reason it failed");
+    expect(shaped.meta.sections.find((s) => s.name === "stdout")?.capped).toBe(true);
+  });
+
+  it("trivial inputs end", async () => {
+    const cases: Array<[string, string]> = [
+      ["\n", ""],
+      ["\n\n", "\n"],
+      ["\r\n", ""],
+      ["a\n", "a"],
+      ["\n\nb", "\n\nb"],
+    ];
+    for (const [input, expected] of cases) expect((await shape(input, plain)).text).toBe(expected);
+  });
+});
