@@ -48,7 +48,7 @@ export interface SectionMeta {
   readonly bytes: number;
   /** Lines read (after CRLF, progress-bar and repeat handling they are still counted one by one). */
   readonly lines: number;
-  /** Lines shown in `text`, counting each folded repeat once. */
+  /** Lines represented in `text`: a folded run of repeats counts every line it stands for. */
   readonly keptLines: number;
   /** Evidence lines (errors, failures, stand-outs) found anywhere in the input. */
   readonly evidenceLines: number;

@@ -1,3 +1,4 @@
+import { shape } from "airlock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createLineDecoder, type LineSink } from "../../src/decode/lines.js";
@@ -132,9 +133,15 @@ describe("decode: linear-time normalisers on pathological inputs", () => {
     ["escape starts", "\x1b[".repeat(MB / 2)],
     ["unterminated OSC", `\x1b]${"x".repeat(MB)}`],
     ["near-miss keywords", "Erro Fai Exceptio WAR Panic ".repeat(MB / 28)],
+    ["an anchor on every line", "detail failed\n".repeat(MB / 14)],
+    ["a keyword in every word of one line", "Error ".repeat(MB / 6)],
+    ["stack frames only", "    at f (x.js:1:1)\n".repeat(MB / 20)],
+    ["blank lines", "\r\n".repeat(MB / 2)],
+    ["spaces before a keyword", `${" ".repeat(MB)}Caused by: x`],
   ];
   for (const [title, input] of inputs) {
-    it(title, () => {
+    // The bound is generous (a linear pass takes milliseconds); a quadratic one takes minutes.
+    it(title, { timeout: 15_000 }, () => {
       const folded = foldLongRuns(input);
       expect(folded.text.length).toBeLessThan(input.length + 64);
       collapseCarriageReturns(input);
@@ -144,6 +151,10 @@ describe("decode: linear-time normalisers on pathological inputs", () => {
       decoder.write(bytesOf(input));
       decoder.end();
       expect(n).toBeGreaterThan(0);
+      // Also through the whole pipeline, with the skipping decoder and the fit stage.
+      return shape(input, { maxTokens: 2000 }).then((shaped) => {
+        expect(shaped.meta.tokens).toBeLessThanOrEqual(2000);
+      });
     });
   }
 
