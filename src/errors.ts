@@ -2,9 +2,21 @@
 export type AirlockErrorCode =
   | "options/invalid"
   | "input/unsupported"
-  | "intake/read-failed"
   | "fit/tokenizer-failed"
-  | "fit/budget-too-small";
+  | "fit/budget-too-small"
+  | "adapter/invalid-id";
+
+/**
+ * Why a result has `status: "error"` (in `meta.error.code`). These are findings about the tool
+ * run, reported in the result, never thrown.
+ */
+export type ShapedErrorCode =
+  /** The command exited non-zero or was killed by a signal. */
+  | "tool/failed"
+  /** The `Response` had a non-2xx status. */
+  | "tool/http-error"
+  /** A source failed while it was being read; what was read before is shown. */
+  | "intake/read-failed";
 
 /**
  * The one error type airlock throws. It is thrown only for programmer errors (bad options, an

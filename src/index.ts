@@ -8,10 +8,15 @@
  */
 
 export * from "./adapters/index.js";
-export { AirlockError, type AirlockErrorCode } from "./errors.js";
+export { AirlockError, type AirlockErrorCode, type ShapedErrorCode } from "./errors.js";
 export type { TokenCounter, TokenizerName } from "./fit/tokenizer.js";
 export type { CommandOutput, ShapeInput, ShapeOptions, StreamSource } from "./options.js";
-export { DEFAULT_MAX_BYTES, DEFAULT_MAX_TOKENS, MIN_MAX_TOKENS } from "./options.js";
+export {
+  DEFAULT_HASH_LIMIT,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_TOKENS,
+  MIN_MAX_TOKENS,
+} from "./options.js";
 export { createShaper, type Shaper, shape } from "./shape.js";
 export type {
   BinaryInfo,

@@ -1,4 +1,4 @@
-import { AirlockError } from "./errors.js";
+import { AirlockError, type ShapedErrorCode } from "./errors.js";
 import { type Fitted, fitToBudget } from "./fit/fit.js";
 import { type ResolvedTokenizer, resolveTokenizer } from "./fit/tokenizer.js";
 import {
@@ -8,6 +8,7 @@ import {
   type ReadResult,
   readSection,
 } from "./intake/read.js";
+import { assertReadable } from "./intake/source.js";
 import type { Unit } from "./keep/keeper.js";
 import {
   type CommandOutput,
@@ -105,7 +106,7 @@ interface Plan {
   readonly exitCode?: number | null;
   readonly signal?: string | null;
   readonly httpStatus?: number;
-  readonly error?: { code: string; message: string };
+  readonly error?: { code: ShapedErrorCode; message: string };
 }
 
 async function read(input: ShapeInput, options: CompiledOptions): Promise<Plan> {
@@ -116,12 +117,15 @@ async function read(input: ShapeInput, options: CompiledOptions): Promise<Plan> 
       options.maxBytes,
       sources.map(([name, src]) => ({ name, size: knownSize(src) })),
     );
+    // Refuse a locked stream before opening the other one, so nothing is left half-read.
+    for (const [, src] of sources) assertReadable(src);
     // Read both at once: a child process blocks if one of its pipes is left unread.
     const ctx = readContext(options, budget, options.contentType);
     const results = await Promise.all(sources.map(([name, src]) => readSection(name, src, ctx)));
     const [stdout, stderr] = results as [ReadResult, ReadResult | undefined];
-    const exitCode = input.exitCode;
-    const signal = input.signal;
+    // The exit status may still be on its way (a promise): it is wanted only now.
+    const exitCode = await input.exitCode;
+    const signal = await input.signal;
     const header = commandHeader({
       exitCode,
       signal,
@@ -204,6 +208,7 @@ async function read(input: ShapeInput, options: CompiledOptions): Promise<Plan> 
 
 function isSource(input: object): boolean {
   return (
+    Symbol.asyncIterator in input ||
     input instanceof Uint8Array ||
     input instanceof ArrayBuffer ||
     ArrayBuffer.isView(input) ||
@@ -224,7 +229,9 @@ function knownSize(source: StreamSource): number | undefined {
   return undefined;
 }
 
-function firstError(results: readonly ReadResult[]): { code: string; message: string } | undefined {
+function firstError(
+  results: readonly ReadResult[],
+): { code: ShapedErrorCode; message: string } | undefined {
   for (const r of results) if (r.error) return r.error;
   return undefined;
 }
@@ -272,8 +279,9 @@ function result(
     for (const s of plan.sections) {
       const lines = s.kept?.lines ?? 0;
       const listed = cuts.some((c) => c.kind === "lines" && c.section === s.name);
-      if (lines > 0 && !listed)
-        cuts.push({ kind: "lines", section: s.name, from: 1, to: lines, count: lines });
+      if (lines > 0 && !listed) {
+        cuts.push({ kind: "lines", section: s.name, from: 1, to: lines, count: lines, of: lines });
+      }
     }
   }
   const shown = new Set<Unit>();

@@ -1,3 +1,5 @@
+import type { ShapedErrorCode } from "./errors.js";
+
 /** What `shape()` returns: exactly what the model reads, plus an audit of how it was made. */
 export interface Shaped {
   /** The text the model reads: fence and markers included, at most `maxTokens` tokens. */
@@ -19,6 +21,8 @@ export type Cut =
       readonly from: number;
       readonly to: number;
       readonly count: number;
+      /** Lines in the section. */
+      readonly of: number;
     }
   | {
       readonly kind: "bytes";
@@ -30,13 +34,15 @@ export type Cut =
   | {
       readonly kind: "chars";
       readonly section: SectionName;
-      /** A single over-long line was shortened inside the line. */
+      /** A single line was shortened inside the line: cut in the middle, or runs folded. */
       readonly line: number;
+      /** Characters (UTF-16 code units) not shown: cut and folded together. */
       readonly count: number;
     }
   | {
       readonly kind: "binary";
       readonly section: SectionName;
+      readonly mime: string;
       readonly bytes: number;
     };
 
@@ -96,5 +102,5 @@ export interface ShapedMeta {
   /** HTTP status when the input was a `Response`. */
   readonly httpStatus?: number;
   /** Why `status` is `error`, when it is. */
-  readonly error?: { readonly code: string; readonly message: string };
+  readonly error?: { readonly code: ShapedErrorCode; readonly message: string };
 }

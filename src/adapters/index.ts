@@ -1,3 +1,4 @@
+import { AirlockError } from "../errors.js";
 import type { Shaped } from "../types.js";
 
 /**
@@ -88,7 +89,7 @@ export function toMcp(shaped: Shaped): McpCallToolResult {
 
 function requireId(id: unknown, name: string): string {
   if (typeof id !== "string" || id === "") {
-    throw new TypeError(`adapters: ${name} must be a non-empty string`);
+    throw new AirlockError("adapter/invalid-id", `adapters: ${name} must be a non-empty string`);
   }
   return id;
 }

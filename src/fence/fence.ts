@@ -25,11 +25,15 @@ export function safeToolName(tool: string | undefined): string {
  * const { text, boundary } = await fence("ls: cannot access", "bash");
  * // <untrusted-data source="tool:bash" boundary="…">\nls: cannot access\n</untrusted-data boundary="…">
  */
-export async function fence(body: string, tool: string | undefined): Promise<Fenced> {
+export async function fence(
+  body: string,
+  tool: string | undefined,
+  digestOf: (text: string) => Promise<string> = sha256Hex,
+): Promise<Fenced> {
   const name = safeToolName(tool);
   let salt = 0;
   for (;;) {
-    const digest = await sha256Hex(`airlock-fence\u0000${name}\u0000${salt}\u0000${body}`);
+    const digest = await digestOf(`airlock-fence\u0000${name}\u0000${salt}\u0000${body}`);
     const boundary = digest.slice(0, BOUNDARY_HEX);
     if (!body.includes(boundary)) {
       const open = `<untrusted-data source="tool:${name}" boundary="${boundary}">`;

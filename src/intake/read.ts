@@ -1,5 +1,6 @@
 import { createLineDecoder } from "../decode/lines.js";
 import { completeLength } from "../decode/utf8.js";
+import type { ShapedErrorCode } from "../errors.js";
 import { createKeeper, type KeeperLimits, type Kept } from "../keep/keeper.js";
 import type { StreamSource } from "../options.js";
 import type { ReadSection } from "../render/render.js";
@@ -50,7 +51,11 @@ export interface ReadContext {
 export interface ReadResult extends ReadSection {
   /** True when no line had a non-space character. */
   readonly blank: boolean;
-  readonly error?: { readonly code: string; readonly message: string; readonly detail?: string };
+  readonly error?: {
+    readonly code: ShapedErrorCode;
+    readonly message: string;
+    readonly detail?: string;
+  };
 }
 
 /**

@@ -53,12 +53,7 @@ function fromString(text: string): ByteSource {
 }
 
 function fromStream(stream: ReadableStream<Uint8Array>): ByteSource {
-  if (stream.locked) {
-    throw new AirlockError(
-      "input/unsupported",
-      "intake: the stream is locked (already being read); pass a fresh stream or a tee() branch",
-    );
-  }
+  assertReadable(stream);
   const reader = stream.getReader();
   let pending: Uint8Array | undefined;
   let done = false;
@@ -107,6 +102,53 @@ function toUint8Array(value: unknown): Uint8Array {
   );
 }
 
+function fromIterable(iterable: AsyncIterable<Uint8Array | string>): ByteSource {
+  const iterator = iterable[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  let pending: Uint8Array | undefined;
+  let done = false;
+  return {
+    size: undefined,
+    async read() {
+      if (pending) {
+        const piece = pending.subarray(0, SLICE_BYTES);
+        pending = pending.byteLength > SLICE_BYTES ? pending.subarray(SLICE_BYTES) : undefined;
+        return piece;
+      }
+      while (!done) {
+        const { value, done: finished } = await iterator.next();
+        if (finished) {
+          done = true;
+          return undefined;
+        }
+        const bytes = typeof value === "string" ? encoder.encode(value) : toUint8Array(value);
+        if (bytes.byteLength === 0) continue;
+        if (bytes.byteLength <= SLICE_BYTES) return bytes;
+        pending = bytes.subarray(SLICE_BYTES);
+        return bytes.subarray(0, SLICE_BYTES);
+      }
+      return undefined;
+    },
+    async cancel() {
+      pending = undefined;
+      if (done) return;
+      done = true;
+      // return() is how an async iterator is told to stop (a Node stream is destroyed by it).
+      await iterator.return?.().catch(() => undefined);
+    },
+  };
+}
+
+/** Throws the same error `openSource` would, without opening anything. */
+export function assertReadable(source: StreamSource): void {
+  if (typeof ReadableStream !== "undefined" && source instanceof ReadableStream && source.locked) {
+    throw new AirlockError(
+      "input/unsupported",
+      "intake: the stream is locked (already being read); pass a fresh stream or a tee() branch",
+    );
+  }
+}
+
 /** Opens any byte or text source for reading. */
 export function openSource(source: StreamSource): ByteSource {
   if (typeof source === "string") return fromString(source);
@@ -124,8 +166,11 @@ export function openSource(source: StreamSource): ByteSource {
   if (typeof ReadableStream !== "undefined" && source instanceof ReadableStream) {
     return fromStream(source);
   }
+  if (typeof source === "object" && source !== null && Symbol.asyncIterator in source) {
+    return fromIterable(source as AsyncIterable<Uint8Array | string>);
+  }
   throw new AirlockError(
     "input/unsupported",
-    "intake: unsupported source (expected string, Uint8Array, ArrayBuffer, Blob or ReadableStream)",
+    "intake: unsupported source (expected string, Uint8Array, ArrayBuffer, Blob, ReadableStream or an async iterable of bytes)",
   );
 }

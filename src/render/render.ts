@@ -1,3 +1,4 @@
+import type { ShapedErrorCode } from "../errors.js";
 import type { Kept, Unit } from "../keep/keeper.js";
 import type { BinaryInfo, Cut, SectionName } from "../types.js";
 import {
@@ -20,7 +21,11 @@ export interface ReadSection {
   readonly kept?: Kept;
   readonly binary?: BinaryInfo;
   /** Set when the source failed while it was read: what was read before is shown. */
-  readonly error?: { readonly code: string; readonly message: string; readonly detail?: string };
+  readonly error?: {
+    readonly code: ShapedErrorCode;
+    readonly message: string;
+    readonly detail?: string;
+  };
 }
 
 /** A line of the rendered body: a kept unit, or a marker written by airlock. */
@@ -67,7 +72,7 @@ export function layout(
       const b = section.binary;
       if (ctx.labelled) pieces.push({ marker: sectionMarker(section.name) });
       pieces.push({ marker: binaryMarker(b.mime, b.bytes, b.complete, b.sha256) });
-      cuts.push({ kind: "binary", section: section.name, bytes: b.bytes });
+      cuts.push({ kind: "binary", section: section.name, mime: b.mime, bytes: b.bytes });
       anyContent = true;
       continue;
     }
@@ -104,7 +109,7 @@ export function layout(
     for (const unit of units) {
       if (unit.index > next) {
         pieces.push({ marker: gapMarker(section.name, next, unit.index - 1, kept.lines) });
-        cuts.push(lineCut(section.name, next, unit.index - 1));
+        cuts.push(lineCut(section.name, next, unit.index - 1, kept.lines));
       }
       pieces.push({ unit });
       if (unit.omittedChars > 0) {
@@ -122,7 +127,7 @@ export function layout(
     }
     if (next <= kept.lines) {
       pieces.push({ marker: gapMarker(section.name, next, kept.lines, kept.lines) });
-      cuts.push(lineCut(section.name, next, kept.lines));
+      cuts.push(lineCut(section.name, next, kept.lines, kept.lines));
     }
     if (section.capped) {
       pieces.push({ marker: capMarker(ctx.maxBytes) });
@@ -142,8 +147,8 @@ export function layout(
   return { pieces, shownLines, shownEvidence, cuts };
 }
 
-function lineCut(section: SectionName, from: number, to: number): Cut {
-  return { kind: "lines", section, from, to, count: to - from + 1 };
+function lineCut(section: SectionName, from: number, to: number, of: number): Cut {
+  return { kind: "lines", section, from, to, count: to - from + 1, of };
 }
 
 /** Every unit the keeper holds for a section, each once, in line order. */

@@ -1,3 +1,4 @@
+import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { type Shaped, shape, toAnthropic, toMcp, toOpenAIChat, toOpenAIResponses } from "airlock";
 import { describe, expect, it } from "vitest";
 
@@ -57,6 +58,11 @@ function runAdapterSuite(c: AdapterCase): void {
       expect(JSON.parse(JSON.stringify(message))).toEqual(message);
     });
 
+    it("says a failed tool failed in the text, for providers without an error flag too", async () => {
+      const failed = await shape({ stdout: "", stderr: "boom", exitCode: 1 });
+      expect(c.textOf(c.adapt(failed))).toContain("[airlock: command exited with code 1;");
+    });
+
     it("marks a failed tool as an error where the provider can say so", async () => {
       const failed = await shape({ stdout: "", stderr: "boom", exitCode: 1 });
       const fine = await shape({ stdout: "ok", exitCode: 0 });
@@ -83,11 +89,28 @@ function runAdapterSuite(c: AdapterCase): void {
 
 for (const c of cases) runAdapterSuite(c);
 
+describe("adapters against the real MCP SDK", () => {
+  it("toMcp output parses as a CallToolResult, ok and failed", async () => {
+    for (const input of [
+      { stdout: "ok", exitCode: 0 },
+      { stdout: "", stderr: "boom", exitCode: 2 },
+    ]) {
+      const shaped = await shape(input, { tool: "t" });
+      const parsed = CallToolResultSchema.parse(toMcp(shaped));
+      expect(parsed.content).toEqual([{ type: "text", text: shaped.text }]);
+      expect(parsed.isError ?? false).toBe(shaped.status === "error");
+    }
+  });
+});
+
 describe("adapters reject a missing call id", () => {
-  it("throws a TypeError naming the id", async () => {
+  it("throws an AirlockError naming the id", async () => {
     const shaped = await shape("x");
     expect(() => toOpenAIChat(shaped, { toolCallId: "" })).toThrow(/toolCallId/);
     expect(() => toOpenAIResponses(shaped, {} as never)).toThrow(/callId/);
     expect(() => toAnthropic(shaped, { toolUseId: undefined as never })).toThrow(/toolUseId/);
+    expect(() => toOpenAIChat(shaped, { toolCallId: "" })).toThrow(
+      expect.objectContaining({ code: "adapter/invalid-id" }),
+    );
   });
 });

@@ -50,6 +50,73 @@ describe("command output", () => {
     ]);
   });
 
+  it("reads stdout and stderr concurrently: a writer blocked on one pipe is not a deadlock", async () => {
+    // Coupled pipes with no buffer, like a child process: stdout does not close until stderr was
+    // read to its end. Reading the streams one after the other would wait forever.
+    let stderrDrained: () => void = () => {};
+    const drained = new Promise<void>((done) => {
+      stderrDrained = done;
+    });
+    let errSent = 0;
+    const stderr = new ReadableStream<Uint8Array>(
+      {
+        pull(c) {
+          if (errSent++ < 20) c.enqueue(new TextEncoder().encode(`err ${errSent}\n`));
+          else {
+            c.close();
+            stderrDrained();
+          }
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    let outSent = 0;
+    const stdout = new ReadableStream<Uint8Array>(
+      {
+        async pull(c) {
+          if (outSent++ < 5) c.enqueue(new TextEncoder().encode(`out ${outSent}\n`));
+          else {
+            await drained;
+            c.close();
+          }
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const shaped = await shape({ stdout, stderr, exitCode: 0 }, plain);
+    expect(shaped.meta.sections.map((s) => [s.name, s.lines])).toEqual([
+      ["stderr", 20],
+      ["stdout", 5],
+    ]);
+  });
+
+  it("the exit code may be a promise, settled after the pipes", async () => {
+    let exit: (code: number) => void = () => {};
+    const exitCode = new Promise<number>((done) => {
+      exit = done;
+    });
+    const stdout = (async function* () {
+      yield "compiling\n";
+      yield new TextEncoder().encode("linking\n");
+      setTimeout(() => exit(101), 0);
+    })();
+    const shaped = await shape({ stdout, exitCode }, plain);
+    expect(shaped.status).toBe("error");
+    expect(shaped.meta.exitCode).toBe(101);
+    expect(shaped.text).toContain("command exited with code 101");
+    expect(shaped.text).toContain("linking");
+  });
+
+  it("a binary stdout is a placeholder inside the command result", async () => {
+    const png = new Uint8Array(64);
+    png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const shaped = await shape({ stdout: png, stderr: "wrote image\n", exitCode: 0 }, plain);
+    expect(shaped.text).toContain(
+      "[airlock: stdout]\n[airlock: binary content not shown: image/png, 64 bytes, sha256 ",
+    );
+    expect(shaped.text).toContain("wrote image");
+  });
+
   it("no output at all is empty, not an error", async () => {
     const shaped = await shape({ stdout: "", stderr: "", exitCode: 0 }, plain);
     expect(shaped.status).toBe("empty");

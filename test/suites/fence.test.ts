@@ -1,5 +1,6 @@
 import { shape } from "airlock";
 import { describe, expect, it } from "vitest";
+import { fence } from "../../src/fence/fence.js";
 
 function fenceLines(text: string): { open: string; close: string; inner: string } {
   const lines = text.split("\n");
@@ -79,5 +80,24 @@ describe("fence: untrusted data with an unforgeable boundary", () => {
     const shaped = await shape("plain", { untrusted: false });
     expect(shaped.text).toBe("plain");
     expect(shaped.meta.boundary).toBeUndefined();
+  });
+});
+
+describe("fence: the boundary is re-derived if the body ever contains it", () => {
+  it("mixes in a salt until the boundary is absent from the body", async () => {
+    // A digest that, on its first call, returns a value the body contains (a forced collision).
+    const body = "payload with 0123456789abcdef inside";
+    const calls: string[] = [];
+    const digest = async (input: string) => {
+      calls.push(input);
+      return calls.length === 1
+        ? `0123456789abcdef${"0".repeat(48)}`
+        : `fedcba9876543210${"0".repeat(48)}`;
+    };
+    const fenced = await fence(body, "t", digest);
+    expect(calls).toHaveLength(2);
+    expect(calls[0]).not.toBe(calls[1]);
+    expect(fenced.boundary).toBe("fedcba9876543210");
+    expect(fenced.text.split("\n").slice(1, -1).join("\n")).toBe(body);
   });
 });

@@ -23,38 +23,73 @@ const lineArb = fc.oneof(
 );
 
 describe("fit: the budget is exact", () => {
-  it("text never exceeds maxTokens, for random inputs and budgets (o200k_base)", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(lineArb, { maxLength: 400 }),
-        fc.integer({ min: 128, max: 1500 }),
-        fc.boolean(),
-        async (lines, maxTokens, untrusted) => {
-          const shaped = await shape(lines.join("\n"), { maxTokens, untrusted, tool: "prop" });
-          const tokens = await o200kCount(shaped.text);
-          expect(tokens).toBe(shaped.meta.tokens);
-          expect(tokens).toBeLessThanOrEqual(maxTokens);
-        },
-      ),
-      { numRuns: 60 },
+  /** The property, over any shaper: the text's real o200k count never exceeds the budget. */
+  const withinBudget = (shaper: typeof shape) =>
+    fc.asyncProperty(
+      fc.array(lineArb, { maxLength: 400 }),
+      fc.integer({ min: 128, max: 1500 }),
+      fc.boolean(),
+      async (lines, maxTokens, untrusted) => {
+        const shaped = await shaper(lines.join("\n"), { maxTokens, untrusted, tool: "prop" });
+        const tokens = await o200kCount(shaped.text);
+        return tokens <= maxTokens && (shaper !== shape || tokens === shaped.meta.tokens);
+      },
     );
+
+  it("text never exceeds maxTokens, for random inputs and budgets (o200k_base)", async () => {
+    await fc.assert(withinBudget(shape), { numRuns: 150, seed: 20261130 });
   });
 
-  it("negative control: a chars/4 cut, the usual shortcut, breaks the same property", async () => {
-    // The property above must be able to fail: this shaper keeps maxTokens*4 characters.
-    const charsOver4 = (text: string, maxTokens: number) => text.slice(0, maxTokens * 4);
-    const failure = await fc.check(
-      fc.asyncProperty(
-        fc.array(lineArb, { maxLength: 400 }),
-        fc.integer({ min: 128, max: 1500 }),
-        async (lines, maxTokens) => {
-          const tokens = await o200kCount(charsOver4(lines.join("\n"), maxTokens));
-          return tokens <= maxTokens;
-        },
-      ),
-      { numRuns: 200, seed: 7 },
+  it("negative control: the same property catches a shaper that counts wrong", async () => {
+    // shape() told that a token is 8 characters: the usual chars/4 kind of shortcut, worse.
+    const lying: typeof shape = (input, options) =>
+      shape(input, {
+        ...options,
+        tokenizer: { name: "chars/8", count: (t) => Math.ceil(t.length / 8) },
+      });
+    const result = await fc.check(withinBudget(lying), { numRuns: 150, seed: 20261130 });
+    expect(result.failed).toBe(true);
+  });
+
+  it("the budget is exact at its edge", async () => {
+    // With a counter of one token a character, the fenced text's length is its token count.
+    const chars = { name: "chars", count: (t: string) => t.length };
+    const body = Array.from(
+      { length: 12 },
+      (_, i) => `line ${String(i).padStart(2, "0")} ${"x".repeat(20)}`,
+    ).join("\n");
+    const fenceLength =
+      `<untrusted-data source="tool:t" boundary="${"0".repeat(16)}">\n`.length +
+      `\n</untrusted-data boundary="${"0".repeat(16)}">`.length;
+    const exact = body.length + fenceLength;
+    const fits = await shape(body, { tool: "t", tokenizer: chars, maxTokens: exact });
+    expect(fits.status).toBe("ok");
+    expect(fits.meta.tokens).toBe(exact);
+    expect(fits.text.split("\n").slice(1, -1).join("\n")).toBe(body);
+    const over = await shape(body, { tool: "t", tokenizer: chars, maxTokens: exact - 1 });
+    expect(over.status).toBe("partial");
+    expect(over.text.length).toBeLessThanOrEqual(exact - 1);
+  });
+
+  it("when only a notice fits, meta says every line was omitted", async () => {
+    const chars = { name: "chars", count: (t: string) => t.length };
+    const shaped = await shape(
+      { stdout: "a\nb\nc\n".repeat(100), stderr: "boom", exitCode: 3 },
+      { untrusted: false, tokenizer: chars, maxTokens: 128 },
     );
-    expect(failure.failed).toBe(true);
+    expect(shaped.text).toContain("[airlock: result omitted: it does not fit maxTokens]");
+    expect(shaped.text.length).toBeLessThanOrEqual(128);
+    expect(shaped.meta.truncated).toBe(true);
+    expect(shaped.meta.omittedLines).toBe(301);
+    expect(shaped.meta.cuts).toContainEqual({
+      kind: "lines",
+      section: "stdout",
+      from: 1,
+      to: 300,
+      count: 300,
+      of: 300,
+    });
+    expect(shaped.status).toBe("error");
   });
 
   it("a custom counter is honoured exactly", async () => {

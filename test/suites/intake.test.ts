@@ -33,6 +33,29 @@ describe("intake: every input kind reads the same", () => {
     });
   }
 
+  it("an async iterable of chunks (a Node stream, a generator) is read, and stopped at the cap", async () => {
+    let finished = false;
+    async function* chunks() {
+      try {
+        for (let i = 0; i < 1000; i++) yield i % 2 ? `line ${i}\n` : bytesOf(`line ${i}\n`);
+      } finally {
+        finished = true;
+      }
+    }
+    const all = await shape(chunks(), { ...plain, maxTokens: 100_000 });
+    expect(all.meta.lines).toBe(1000);
+    finished = false;
+    const capped = await shape(chunks(), { ...plain, maxBytes: 100 });
+    expect(capped.meta.sections[0]?.capped).toBe(true);
+    // return() was called on the iterator: the generator ran its finally block.
+    expect(finished).toBe(true);
+  });
+
+  it("maxBytes: Infinity means no cap", async () => {
+    const shaped = await shape("x\n".repeat(10), { ...plain, maxBytes: Number.POSITIVE_INFINITY });
+    expect(shaped.meta.sections[0]?.capped).toBe(false);
+  });
+
   it("rejects an unsupported input with a stable code", async () => {
     await expect(shape(42 as never)).rejects.toMatchObject({ code: "input/unsupported" });
     await expect(shape({ nope: 1 } as never)).rejects.toMatchObject({ code: "input/unsupported" });
@@ -136,11 +159,15 @@ describe("intake: UTF-8", () => {
     expect(shaped.meta.sections[0]?.invalidUtf8).toBe(1);
   });
 
-  it("decodes UTF-16 with a BOM", async () => {
-    const units = [0xff, 0xfe];
-    for (const ch of "hi ü") units.push(ch.charCodeAt(0) & 0xff, ch.charCodeAt(0) >> 8);
-    const shaped = await shape(new Uint8Array(units), plain);
-    expect(shaped.text).toBe("hi ü");
+  it("decodes UTF-16 with a BOM, either byte order", async () => {
+    const le = [0xff, 0xfe];
+    const be = [0xfe, 0xff];
+    for (const ch of "hi ü") {
+      le.push(ch.charCodeAt(0) & 0xff, ch.charCodeAt(0) >> 8);
+      be.push(ch.charCodeAt(0) >> 8, ch.charCodeAt(0) & 0xff);
+    }
+    expect((await shape(new Uint8Array(le), plain)).text).toBe("hi ü");
+    expect((await shape(new Uint8Array(be), plain)).text).toBe("hi ü");
   });
 });
 
@@ -169,6 +196,19 @@ describe("intake: binary is never decoded", () => {
       sha256: digest,
     });
     expect(shaped.status).toBe("partial");
+  });
+
+  it("a Blob's size is known without reading it all", async () => {
+    const head = new Uint8Array(1024);
+    head.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const blob = new Blob([head, new Uint8Array(3 * 1024 * 1024)]);
+    const shaped = await shape(blob, { ...plain, hashLimit: 4096 });
+    expect(shaped.meta.sections[0]?.binary).toEqual({
+      mime: "image/png",
+      bytes: blob.size,
+      complete: true,
+    });
+    expect(shaped.meta.bytes).toBeLessThan(blob.size);
   });
 
   it("NUL bytes mark text-looking bytes as binary", async () => {

@@ -32,6 +32,10 @@ describe("keep: evidence by value, not by position", () => {
     expect(shaped.meta.sections[0]?.keptEvidenceLines).toBe(1);
     expect(shaped.meta.tokens).toBeLessThanOrEqual(1000);
     expect(shaped.status).toBe("partial");
+    // Kept by value: there are omitted lines both before and after it.
+    const after = gaps(lines.slice(at).join("\n"))[0];
+    expect(before?.to ?? 0).toBeLessThan(middle);
+    expect(after?.from ?? 0).toBeGreaterThan(middle);
   });
 
   it("a position-only cut of the same log would lose it (negative control)", async () => {
@@ -85,6 +89,11 @@ describe("keep: evidence by value, not by position", () => {
       "fatal: not a git repository",
       "Process exited with code 137",
       "TypeError: Cannot read properties of undefined",
+      '10.0.0.1 - - [30/Nov/2026:10:00:00 +0000] "GET /api HTTP/1.1" 503 0',
+      "upstream returned 502 Bad Gateway",
+      "kernel: app[4411]: segfault at 0 ip 00007f sp 00007ffc error 4",
+      "kernel: Out of memory: Killed process 4411 (node)",
+      "Memory cgroup out of memory: oom-kill:constraint=CONSTRAINT_MEMCG",
     ];
     for (const sample of samples) {
       const shaped = await shape(serviceLog(5000, new Map([[2500, sample]])), {
@@ -94,6 +103,14 @@ describe("keep: evidence by value, not by position", () => {
       expect(shaped.text, sample).toContain(sample);
       expect(shaped.meta.sections[0]?.evidenceLines, sample).toBe(1);
     }
+  });
+
+  it("a new line shape that recurs is not a stand-out", async () => {
+    const overrides = new Map<number, string>();
+    for (const n of [8000, 9000, 10_000, 11_000, 12_000])
+      overrides.set(n, `2026-11-30T10:20:00.000Z NOTICE cache resized to ${n}`);
+    const shaped = await shape(serviceLog(20_000, overrides), { ...plain, maxTokens: 400 });
+    expect(shaped.meta.sections[0]?.evidenceLines).toBe(0);
   });
 
   it("a line that stands out of a repetitive log counts as evidence", async () => {
@@ -147,9 +164,14 @@ describe("keep: normalisation", () => {
     const shaped = await shape(line, { ...plain, maxTokens: 500 });
     expect(shaped.text.startsWith("START")).toBe(true);
     expect(shaped.text.endsWith("END")).toBe(true);
-    expect(shaped.text).toMatch(/\[airlock: \d+ chars omitted from this line\]/);
-    const cut = shaped.meta.cuts.find((c) => c.kind === "chars");
-    expect(cut).toBeDefined();
+    const omitted = /\[airlock: (\d+) chars omitted from this line\]/.exec(shaped.text);
+    expect(omitted).not.toBeNull();
+    const shown = shaped.text.replace(/\[airlock: [^\]]*\]/g, "").length;
+    expect(shown + Number(omitted?.[1])).toBe(line.length);
+    expect(shaped.meta.cuts.find((c) => c.kind === "chars")).toMatchObject({
+      line: 1,
+      count: Number(omitted?.[1]),
+    });
     expect(shaped.meta.tokens).toBeLessThanOrEqual(500);
   });
 });
