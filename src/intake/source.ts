@@ -52,42 +52,79 @@ function fromString(text: string): ByteSource {
   };
 }
 
-function fromStream(stream: ReadableStream<Uint8Array>): ByteSource {
-  assertReadable(stream);
-  const reader = stream.getReader();
+/**
+ * A source over a pull function that yields chunks (undefined at the end), handing out chunks
+ * larger than SLICE_BYTES in slices.
+ */
+function fromPulls(
+  pull: () => Promise<Uint8Array | undefined>,
+  stop: () => Promise<void>,
+  size?: number,
+): ByteSource {
   let pending: Uint8Array | undefined;
   let done = false;
   return {
-    size: undefined,
+    size,
     async read() {
       if (pending) {
         const piece = pending.subarray(0, SLICE_BYTES);
         pending = pending.byteLength > SLICE_BYTES ? pending.subarray(SLICE_BYTES) : undefined;
         return piece;
       }
-      if (done) return undefined;
-      for (;;) {
-        const { value, done: finished } = await reader.read();
-        if (finished) {
+      while (!done) {
+        const bytes = await pull();
+        if (bytes === undefined) {
           done = true;
-          reader.releaseLock();
           return undefined;
         }
-        if (value === undefined || value.byteLength === 0) continue;
-        const bytes = toUint8Array(value);
+        if (bytes.byteLength === 0) continue;
         if (bytes.byteLength <= SLICE_BYTES) return bytes;
         pending = bytes.subarray(SLICE_BYTES);
         return bytes.subarray(0, SLICE_BYTES);
       }
+      return undefined;
     },
     async cancel() {
       pending = undefined;
       if (done) return;
       done = true;
-      // A source that refuses to cancel must not turn a finished shape into a failure.
-      await reader.cancel().catch(() => undefined);
+      // A source that refuses to stop must not turn a finished shape into a failure.
+      await stop().catch(() => undefined);
     },
   };
+}
+
+function fromStream(stream: ReadableStream<Uint8Array>, size?: number): ByteSource {
+  assertReadable(stream);
+  const reader = stream.getReader();
+  return fromPulls(
+    async () => {
+      const { value, done } = await reader.read();
+      if (done) {
+        reader.releaseLock();
+        return undefined;
+      }
+      return toUint8Array(value);
+    },
+    () => reader.cancel(),
+    size,
+  );
+}
+
+function fromIterable(iterable: AsyncIterable<Uint8Array | string>): ByteSource {
+  const iterator = iterable[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  return fromPulls(
+    async () => {
+      const { value, done } = await iterator.next();
+      if (done) return undefined;
+      return typeof value === "string" ? encoder.encode(value) : toUint8Array(value);
+    },
+    // return() is how an async iterator is told to stop (a Node stream is destroyed by it).
+    async () => {
+      await iterator.return?.();
+    },
+  );
 }
 
 function toUint8Array(value: unknown): Uint8Array {
@@ -100,43 +137,6 @@ function toUint8Array(value: unknown): Uint8Array {
     "input/unsupported",
     "intake: a stream produced a chunk that is not bytes",
   );
-}
-
-function fromIterable(iterable: AsyncIterable<Uint8Array | string>): ByteSource {
-  const iterator = iterable[Symbol.asyncIterator]();
-  const encoder = new TextEncoder();
-  let pending: Uint8Array | undefined;
-  let done = false;
-  return {
-    size: undefined,
-    async read() {
-      if (pending) {
-        const piece = pending.subarray(0, SLICE_BYTES);
-        pending = pending.byteLength > SLICE_BYTES ? pending.subarray(SLICE_BYTES) : undefined;
-        return piece;
-      }
-      while (!done) {
-        const { value, done: finished } = await iterator.next();
-        if (finished) {
-          done = true;
-          return undefined;
-        }
-        const bytes = typeof value === "string" ? encoder.encode(value) : toUint8Array(value);
-        if (bytes.byteLength === 0) continue;
-        if (bytes.byteLength <= SLICE_BYTES) return bytes;
-        pending = bytes.subarray(SLICE_BYTES);
-        return bytes.subarray(0, SLICE_BYTES);
-      }
-      return undefined;
-    },
-    async cancel() {
-      pending = undefined;
-      if (done) return;
-      done = true;
-      // return() is how an async iterator is told to stop (a Node stream is destroyed by it).
-      await iterator.return?.().catch(() => undefined);
-    },
-  };
 }
 
 /** Throws the same error `openSource` would, without opening anything. */
@@ -159,9 +159,7 @@ export function openSource(source: StreamSource): ByteSource {
     return fromBytes(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
   }
   if (typeof Blob !== "undefined" && source instanceof Blob) {
-    const blob = source;
-    const inner = fromStream(blob.stream() as ReadableStream<Uint8Array>);
-    return { size: blob.size, read: inner.read, cancel: inner.cancel };
+    return fromStream(source.stream() as ReadableStream<Uint8Array>, source.size);
   }
   if (typeof ReadableStream !== "undefined" && source instanceof ReadableStream) {
     return fromStream(source);
