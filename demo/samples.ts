@@ -65,10 +65,8 @@ export const samples: readonly Sample[] = [
     make: () =>
       [
         "\x1b[32mResolving packages\x1b[0m",
-        ...(Array.from(
-          { length: 20 },
-          (_, i) => `Downloading ${"#".repeat(i)}${" ".repeat(20 - i)} ${i * 5}%\r`,
-        ).join("") + "Downloading #################### 100%"),
+        // One line redrawn 21 times with carriage returns, as a terminal progress bar is.
+        `${Array.from({ length: 20 }, (_, i) => `Downloading ${"#".repeat(i)}${" ".repeat(20 - i)} ${i * 5}%\r`).join("")}Downloading #################### 100%`,
         ...Array.from({ length: 5000 }, () => "warning: package is deprecated, use v2"),
         "done in 14.2s",
       ].join("\n"),

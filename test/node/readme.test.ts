@@ -38,3 +38,26 @@ describe("README", () => {
     expect(readme).toContain(`\`${DEFAULT_HASH_LIMIT}\` (16 MiB)`);
   });
 });
+
+describe("playground samples", () => {
+  it("each shapes within its budget, with the status its title promises", async () => {
+    const expected: Record<string, string> = {
+      log: "partial",
+      build: "error",
+      progress: "ok",
+      injection: "ok",
+      binary: "partial",
+    };
+    for (const sample of samples) {
+      const shaped = await shape(sample.make(), { tool: sample.tool, maxTokens: 600 });
+      expect(shaped.status, sample.id).toBe(expected[sample.id]);
+      expect(shaped.meta.tokens, sample.id).toBeLessThanOrEqual(600);
+    }
+    const progress = await shape(samples.find((s) => s.id === "progress")?.make() as never, {
+      untrusted: false,
+    });
+    expect(progress.text).toBe(
+      "Resolving packages\nDownloading #################### 100%\nwarning: package is deprecated, use v2\n[airlock: previous line repeated 4999 more times]\ndone in 14.2s",
+    );
+  });
+});
