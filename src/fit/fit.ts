@@ -179,10 +179,14 @@ export async function fitToBudget(req: FitRequest, tokenizer: ResolvedTokenizer)
         gapCost,
         base + (max - base) / ratio,
       ).included;
-      return (
-        (await longestFitting(more, included.length + 1, more.length, RESCALE_PROBES, tryPrefix)) ??
-        all
+      const bigger = await longestFitting(
+        more,
+        included.length + 1,
+        more.length,
+        RESCALE_PROBES,
+        tryPrefix,
       );
+      return bigger && bigger.tokens > all.tokens ? bigger : all;
     }
     // The estimate was short: drop the last-added lines worth the excess (plus a margin), a few
     // times, then search between the last prefix that failed and the first that fits.

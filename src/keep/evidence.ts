@@ -5,7 +5,6 @@ import { collapseCarriageReturns, stripAnsi } from "../decode/normalize.js";
  * that stands out. The patterns are plain alternations of literals under word boundaries, so the
  * scan is linear in the text; they run once over each decoded chunk, not once per line.
  */
-export const SEVERITY = { none: 0, notice: 1, error: 2, fatal: 3 } as const;
 export type Severity = 0 | 1 | 2 | 3;
 
 const FATAL = [
@@ -58,7 +57,7 @@ const NOTICE = [
 ];
 
 /** Source of the line classifier: one group per severity, so a match says which it was. */
-export const EVIDENCE_SOURCE = `(${FATAL.join("|")})|(${ERROR.join("|")})|(${NOTICE.join("|")})`;
+const EVIDENCE_SOURCE = `(${FATAL.join("|")})|(${ERROR.join("|")})|(${NOTICE.join("|")})`;
 
 /**
  * Literal fragments, at least one of which occurs in every match of EVIDENCE_SOURCE (a test checks

@@ -13,8 +13,6 @@ import type { SectionName } from "../types.js";
  *   [airlock: binary content not shown: image/png, 5120 bytes, sha256 9f86d0…]
  *   [airlock: shown 240 of 50000 lines; evidence 14 of 31 lines shown; <what to do next>]
  */
-export const MARKER_PREFIX = "[airlock: ";
-
 function scope(section: SectionName): string {
   return section === "text" ? "" : `${section} `;
 }
