@@ -17,6 +17,15 @@ export {
   DEFAULT_MAX_TOKENS,
   MIN_MAX_TOKENS,
 } from "./options.js";
+export {
+  createRedactor,
+  type Finding,
+  type Redacted,
+  type RedactOptions,
+  type Redactor,
+  redact,
+} from "./redact/redact.js";
+export type { SecretRule } from "./redact/rules.js";
 export { createShaper, type Shaper, shape } from "./shape.js";
 export type {
   BinaryInfo,
