@@ -17,6 +17,7 @@ export {
   DEFAULT_MAX_TOKENS,
   MIN_MAX_TOKENS,
 } from "./options.js";
+export { type Cleaned, type InvisibleCounts, stripInvisible } from "./redact/invisible.js";
 export {
   createRedactor,
   type Finding,

@@ -1,0 +1,76 @@
+/**
+ * Characters that change what a person sees without being seen: they let content hide
+ * instructions from the reviewer while the model still reads them. Each class is removed and
+ * counted; the text is then NFC-normalised.
+ */
+export interface InvisibleCounts {
+  /** Bidirectional controls (U+202A–202E, U+2066–2069, LRM, RLM, ALM). */
+  bidi: number;
+  /** Zero-width characters (U+200B–200D, U+2060, U+FEFF, U+180E); a joiner inside an emoji stays. */
+  zeroWidth: number;
+  /** Unicode tag characters (U+E0000–E007F), which can spell hidden ASCII. */
+  tag: number;
+  /** C0 and C1 control characters other than tab, line feed and carriage return, and DEL. */
+  control: number;
+  /** Other invisibles: soft hyphen, combining grapheme joiner, Hangul fillers, supplementary variation selectors. */
+  other: number;
+}
+
+export interface Cleaned {
+  readonly text: string;
+  readonly removed: InvisibleCounts;
+}
+
+// One linear pass; each alternative is a single character class (no nesting, no backtracking).
+// Built from escapes so the source shows every code point; each group is one character class,
+// so the scan is a single linear pass.
+const INVISIBLE = new RegExp(
+  [
+    String.raw`([\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C])`,
+    String.raw`([\u200B-\u200D\u2060\uFEFF\u180E])`,
+    String.raw`([\u{E0000}-\u{E007F}])`,
+    String.raw`([\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F])`,
+    String.raw`(\u00AD|\u034F|\u115F|\u1160|\u3164|\uFFA0|[\u{E0100}-\u{E01EF}])`,
+  ].join("|"),
+  "gu",
+);
+const PICTOGRAPH = /\p{Extended_Pictographic}/u;
+
+/**
+ * Removes invisible and control characters, counting each class, and NFC-normalises the text.
+ *
+ * @example
+ * stripInvisible("safe\u202Etxt.exe").removed.bidi; // 1
+ */
+export function stripInvisible(input: string): Cleaned {
+  const removed: InvisibleCounts = { bidi: 0, zeroWidth: 0, tag: 0, control: 0, other: 0 };
+  const text = input.replace(
+    INVISIBLE,
+    (
+      match: string,
+      bidi?: string,
+      zero?: string,
+      tag?: string,
+      control?: string,
+      ...rest: unknown[]
+    ) => {
+      const offset = rest.find((r) => typeof r === "number") as number;
+      if (bidi !== undefined) removed.bidi++;
+      else if (zero !== undefined) {
+        // A zero-width joiner between two pictographs builds one emoji (👩‍💻): it stays.
+        if (
+          match === "\u200D" &&
+          PICTOGRAPH.test(input.slice(Math.max(0, offset - 2), offset)) &&
+          PICTOGRAPH.test(input.slice(offset + 1, offset + 3))
+        ) {
+          return match;
+        }
+        removed.zeroWidth++;
+      } else if (tag !== undefined) removed.tag++;
+      else if (control !== undefined) removed.control++;
+      else removed.other++;
+      return "";
+    },
+  );
+  return { text: text.normalize("NFC"), removed };
+}

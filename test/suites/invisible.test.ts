@@ -1,0 +1,102 @@
+import { stripInvisible } from "airlock";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+
+/** Independent of the implementation: the code points it promises to remove, by number. */
+function isHidden(cp: number): boolean {
+  return (
+    (cp >= 0x202a && cp <= 0x202e) ||
+    (cp >= 0x2066 && cp <= 0x2069) ||
+    cp === 0x200e ||
+    cp === 0x200f ||
+    cp === 0x061c ||
+    (cp >= 0x200b && cp <= 0x200c) ||
+    cp === 0x2060 ||
+    cp === 0xfeff ||
+    cp === 0x180e ||
+    (cp >= 0xe0000 && cp <= 0xe007f) ||
+    (cp <= 0x1f && cp !== 0x09 && cp !== 0x0a && cp !== 0x0d) ||
+    (cp >= 0x7f && cp <= 0x9f) ||
+    cp === 0x00ad ||
+    cp === 0x034f ||
+    (cp >= 0xe0100 && cp <= 0xe01ef)
+  );
+}
+
+describe("invisible characters", () => {
+  const cases: Array<[string, string, string, keyof ReturnType<typeof stripInvisible>["removed"]]> =
+    [
+      ["bidi override that flips a file name", "invoice\u202Egpj.exe", "invoicegpj.exe", "bidi"],
+      ["bidi isolate", "a\u2066b\u2069c", "abc", "bidi"],
+      ["zero-width space inside a word", "pass\u200Bword", "password", "zeroWidth"],
+      ["word joiner and BOM", "a\u2060b\uFEFFc", "abc", "zeroWidth"],
+      [
+        "tag characters spelling hidden ASCII",
+        `hi${String.fromCodePoint(0xe0049, 0xe0047, 0xe004e)}`,
+        "hi",
+        "tag",
+      ],
+      ["C0 and C1 controls", "a\u0000b\u0007c\u0085d", "abcd", "control"],
+      [
+        "soft hyphen and variation selector supplement",
+        `co\u00ADop${String.fromCodePoint(0xe0101)}`,
+        "coop",
+        "other",
+      ],
+    ];
+  for (const [title, input, output, kind] of cases) {
+    it(title, () => {
+      const cleaned = stripInvisible(input);
+      expect(cleaned.text).toBe(output);
+      expect(cleaned.removed[kind]).toBeGreaterThan(0);
+    });
+  }
+
+  it("keeps tabs, newlines, emoji joiners and ordinary text", () => {
+    const text = "col1\tcol2\r\nline 👩\u200D💻 café ✓";
+    expect(stripInvisible(text)).toEqual({
+      text,
+      removed: { bidi: 0, zeroWidth: 0, tag: 0, control: 0, other: 0 },
+    });
+  });
+
+  it("NFC-normalises", () => {
+    expect(stripInvisible("cafe\u0301").text).toBe("café");
+  });
+
+  it("no hidden code point survives, and a second pass changes nothing", () => {
+    const hidden = fc.constantFrom(
+      0x202e,
+      0x2066,
+      0x200b,
+      0x2060,
+      0xfeff,
+      0xe0041,
+      0x0000,
+      0x0085,
+      0x00ad,
+      0xe0100,
+      0x007f,
+    );
+    const piece = fc.oneof(
+      fc.string({ maxLength: 8 }),
+      hidden.map((cp) => String.fromCodePoint(cp)),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
+        const once = stripInvisible(parts.join("")).text;
+        for (const ch of once) if (isHidden(ch.codePointAt(0) ?? 0)) return false;
+        return stripInvisible(once).text === once;
+      }),
+      { numRuns: 500, seed: 7 },
+    );
+  });
+
+  it("negative control: the property's check sees hidden characters in unclean text", () => {
+    expect([..."a\u202Eb"].some((ch) => isHidden(ch.codePointAt(0) ?? 0))).toBe(true);
+  });
+
+  it("is linear on a megabyte of invisibles", { timeout: 15_000 }, () => {
+    expect(stripInvisible("\u200B\u202E".repeat(1 << 19)).text).toBe("");
+  });
+});
