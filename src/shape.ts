@@ -18,7 +18,7 @@ import {
   type ShapeOptions,
   type StreamSource,
 } from "./options.js";
-import { commandHeader, httpHeader } from "./render/markers.js";
+import { commandHeader, commandOutcome, httpHeader } from "./render/markers.js";
 import { collect } from "./render/render.js";
 import type { Cut, SectionMeta, Shaped, ShapedMeta, ShapedStatus } from "./types.js";
 
@@ -153,7 +153,7 @@ async function read(input: ShapeInput, options: CompiledOptions): Promise<Plan> 
       ...(error
         ? { error }
         : failed
-          ? { error: { code: "tool/failed", message: header.slice(10, -1) } }
+          ? { error: { code: "tool/failed", message: commandOutcome(exitCode, signal) } }
           : {}),
     };
   }
@@ -184,7 +184,8 @@ async function read(input: ShapeInput, options: CompiledOptions): Promise<Plan> 
       ...(error ? { error } : {}),
     };
   }
-  if (input === null || input === undefined || (typeof input === "object" && !isSource(input))) {
+  // Any other type is refused by openSource, which knows the sources; null would crash it first.
+  if (input === null || input === undefined) {
     throw new AirlockError(
       "input/unsupported",
       "shape: unsupported input (expected string, bytes, Blob, ReadableStream, Response or { stdout, stderr?, exitCode? })",
@@ -204,17 +205,6 @@ async function read(input: ShapeInput, options: CompiledOptions): Promise<Plan> 
     failed: section.error !== undefined,
     ...(section.error ? { error: section.error } : {}),
   };
-}
-
-function isSource(input: object): boolean {
-  return (
-    Symbol.asyncIterator in input ||
-    input instanceof Uint8Array ||
-    input instanceof ArrayBuffer ||
-    ArrayBuffer.isView(input) ||
-    (typeof Blob !== "undefined" && input instanceof Blob) ||
-    (typeof ReadableStream !== "undefined" && input instanceof ReadableStream)
-  );
 }
 
 function isEmptySection(s: ReadResult): boolean {

@@ -284,11 +284,13 @@ export function createLineDecoder(
       return (fi < found.length && found[fi] === start ? found[fi + 1] : 0) as Severity;
     };
 
-    // 1. The chunk's first segment completes the pending line. A keyword may straddle the join.
+    // 1. The chunk's first segment completes the pending line. A short line is classified whole
+    // when it ends; a long one only by its pieces, so a keyword straddling the join is checked here.
     let nl = text.indexOf("\n");
     const firstEnd = nl === -1 ? text.length : nl;
     let severity = severityAt(0);
-    if (pending.length > 0) {
+    const long = pendingHead !== undefined || pending.length + firstEnd > lineCap;
+    if (long && pending.length > 0) {
       const join = classify(pending.slice(-WINDOW) + text.slice(0, Math.min(firstEnd, WINDOW)));
       if (join > severity) severity = join;
     }

@@ -59,7 +59,7 @@ function entropy(value: string): number {
  * with literal `\n`.
  *
  * @example
- * const redactEnv = createRedactor({ knownValues: [process.env.DB_PASSWORD ?? ""] });
+ * const redactEnv = createRedactor({ knownValues: [hostSecrets.dbPassword] });
  * redactEnv("DB_PASSWORD=hunter2hunter2").text; // "DB_PASSWORD=[REDACTED:secret_assignment]"
  */
 export function createRedactor(options: RedactOptions = {}): Redactor {

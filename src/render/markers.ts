@@ -92,13 +92,18 @@ export interface CommandHeader {
   }>;
 }
 
+/** How a command ended, in words: also the message of a failed command's `meta.error`. */
+export function commandOutcome(
+  exitCode: number | null | undefined,
+  signal: string | null | undefined,
+): string {
+  if (signal != null) return `command killed by ${signal}`;
+  if (exitCode == null) return "command exit code unknown";
+  return `command exited with code ${exitCode}`;
+}
+
 export function commandHeader(header: CommandHeader): string {
-  const outcome =
-    header.signal != null
-      ? `command killed by ${header.signal}`
-      : header.exitCode == null
-        ? "command exit code unknown"
-        : `command exited with code ${header.exitCode}`;
+  const outcome = commandOutcome(header.exitCode, header.signal);
   const streams = header.streams
     .map((s) => `${s.name} ${s.lines} lines, ${s.capped ? "more than " : ""}${s.bytes} bytes`)
     .join("; ");
