@@ -1,5 +1,13 @@
 import { AirlockError } from "./errors.js";
 import type { TokenCounter, TokenizerName } from "./fit/tokenizer.js";
+import type { FingerprintKey } from "./redact/fingerprint.js";
+import { createRedactor, type RedactOptions, type Redactor } from "./redact/redact.js";
+
+/** Redaction inside `shape()`: the options of `redact()`, plus keyed fingerprints. */
+export interface ShapeRedactOptions extends RedactOptions {
+  /** HMAC key: `meta.redactions.fingerprints` then lists a keyed hash of each secret (up to 64). */
+  readonly fingerprintKey?: FingerprintKey;
+}
 
 /** Anything `shape()` can read. */
 export type ShapeInput =
@@ -57,6 +65,13 @@ export interface ShapeOptions {
   readonly next?: string;
   /** Binary inputs up to this many bytes get a SHA-256 in their placeholder. Default 16 MiB. */
   readonly hashLimit?: number;
+  /**
+   * Secret redaction: on by default (`true`), options of `redact()` to tune it, or `false` for a
+   * tool whose job is to show example keys (a documentation search).
+   */
+  readonly redact?: boolean | ShapeRedactOptions;
+  /** Remove invisible and control characters (bidi, zero-width, tags, C0/C1) and NFC-normalise. Default true. */
+  readonly invisible?: boolean;
 }
 
 /** Options after validation, with defaults filled in. */
@@ -69,6 +84,10 @@ export interface CompiledOptions {
   readonly tokenizer: TokenizerName | TokenCounter;
   readonly next: string;
   readonly hashLimit: number;
+  /** The compiled redactor; absent when redaction is off. */
+  readonly redactor: Redactor | undefined;
+  readonly fingerprintKey: FingerprintKey | undefined;
+  readonly invisible: boolean;
 }
 
 export const DEFAULT_MAX_TOKENS = 4000;
@@ -107,8 +126,13 @@ export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
     const value = options[key];
     if (value !== undefined && typeof value !== "string") fail(`${key} must be a string`);
   }
-  if (options.untrusted !== undefined && typeof options.untrusted !== "boolean") {
-    fail("untrusted must be a boolean");
+  for (const key of ["untrusted", "invisible"] as const) {
+    const value = options[key];
+    if (value !== undefined && typeof value !== "boolean") fail(`${key} must be a boolean`);
+  }
+  const redaction = options.redact ?? true;
+  if (typeof redaction !== "boolean" && (typeof redaction !== "object" || redaction === null)) {
+    fail("redact must be a boolean or an object of redact options");
   }
   return Object.freeze({
     maxTokens: positiveInteger("maxTokens", options.maxTokens, DEFAULT_MAX_TOKENS, MIN_MAX_TOKENS),
@@ -120,5 +144,8 @@ export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
     // Markers are one line each: a newline in the hint would break that.
     next: (options.next ?? DEFAULT_NEXT).replace(/[\r\n]+/g, " "),
     hashLimit: positiveInteger("hashLimit", options.hashLimit, DEFAULT_HASH_LIMIT, 0),
+    redactor: redaction === false ? undefined : createRedactor(redaction === true ? {} : redaction),
+    fingerprintKey: typeof redaction === "object" ? redaction.fingerprintKey : undefined,
+    invisible: options.invisible ?? true,
   });
 }

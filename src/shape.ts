@@ -18,6 +18,10 @@ import {
   type ShapeOptions,
   type StreamSource,
 } from "./options.js";
+import { fingerprintOf, importFingerprintKey } from "./redact/fingerprint.js";
+import type { InvisibleCounts } from "./redact/invisible.js";
+import { engineOf } from "./redact/redact.js";
+import { createTextFilter } from "./redact/stream.js";
 import { commandHeader, commandOutcome, httpHeader } from "./render/markers.js";
 import { collect } from "./render/render.js";
 import type { Cut, SectionMeta, Shaped, ShapedMeta, ShapedStatus } from "./types.js";
@@ -94,8 +98,24 @@ function readContext(
     },
     lineCap: Math.min(16384, Math.max(256, options.maxTokens * 2)),
     hashLimit: options.hashLimit,
+    ...filtering(options),
   };
 }
+
+/** Redaction and invisible-character removal, as the reader runs them on every text source. */
+function filtering(options: CompiledOptions): Pick<ReadContext, "filter" | "scrub"> {
+  const { redactor, invisible } = options;
+  const engine = redactor ? engineOf(redactor) : undefined;
+  if (engine === undefined && !invisible) return {};
+  const keepValues = options.fingerprintKey !== undefined ? MAX_FINGERPRINTS : 0;
+  return {
+    filter: () => createTextFilter({ ...(engine ? { engine } : {}), invisible, keepValues }),
+    ...(redactor ? { scrub: (text: string) => redactor(text).text } : {}),
+  };
+}
+
+/** Fingerprints listed in `meta.redactions`, at most. */
+const MAX_FINGERPRINTS = 64;
 
 interface Plan {
   readonly kind: ShapedMeta["kind"];
@@ -251,10 +271,57 @@ async function run(
       untrusted: options.untrusted,
       tool: options.tool,
       capacity: capacityOf(options),
+      ...(options.redactor ? { present: lastPass(options.redactor) } : {}),
     },
     tokenizer,
   );
-  return result(plan, options, tokenizer.name, fitted);
+  const filtered = await filterMeta(plan, options);
+  return result(plan, options, tokenizer.name, fitted, filtered);
+}
+
+/**
+ * The last redaction pass, over the body as shown: markers and the joins between kept lines are
+ * redacted as well, so nothing assembled from kept pieces can spell a secret.
+ */
+function lastPass(redactor: NonNullable<CompiledOptions["redactor"]>): (body: string) => string {
+  return (body) => redactor(body).text;
+}
+
+type FilterMeta = Pick<ShapedMeta, "redactions" | "invisible">;
+
+/** Redaction and invisible-character counts over every section, with keyed fingerprints. */
+async function filterMeta(plan: Plan, options: CompiledOptions): Promise<FilterMeta> {
+  const rules: Record<string, number> = {};
+  const invisible: InvisibleCounts = { bidi: 0, zeroWidth: 0, tag: 0, control: 0, other: 0 };
+  const values: Array<readonly [string, string]> = [];
+  for (const s of plan.sections) {
+    const f = s.filtered;
+    if (f === undefined) continue;
+    for (const [rule, n] of Object.entries(f.redactions)) rules[rule] = (rules[rule] ?? 0) + n;
+    for (const k of Object.keys(invisible) as Array<keyof InvisibleCounts>) {
+      invisible[k] += f.invisible[k];
+    }
+    values.push(...f.values);
+  }
+  const out: { -readonly [K in keyof FilterMeta]: FilterMeta[K] } = {};
+  if (options.redactor) {
+    const count = Object.values(rules).reduce((n, c) => n + c, 0);
+    let fingerprints: Array<{ rule: string; fingerprint: string }> | undefined;
+    if (options.fingerprintKey !== undefined) {
+      const key = await importFingerprintKey(options.fingerprintKey);
+      fingerprints = await Promise.all(
+        values
+          .slice(0, MAX_FINGERPRINTS)
+          .map(async ([rule, value]) => ({ rule, fingerprint: await fingerprintOf(key, value) })),
+      );
+    }
+    out.redactions = { count, rules, ...(fingerprints ? { fingerprints } : {}) };
+  }
+  if (options.invisible) {
+    const count = Object.values(invisible).reduce((n, c) => n + c, 0);
+    out.invisible = { count, ...invisible };
+  }
+  return out;
 }
 
 function result(
@@ -262,6 +329,7 @@ function result(
   options: CompiledOptions,
   tokenizerName: string,
   fitted: Fitted,
+  filtered: FilterMeta,
 ): Shaped {
   const cuts: Cut[] = [...fitted.cuts];
   if (fitted.collapsed) {
@@ -322,6 +390,7 @@ function result(
       ? { exitCode: plan.exitCode ?? null, signal: plan.signal ?? null }
       : {}),
     ...(plan.httpStatus !== undefined ? { httpStatus: plan.httpStatus } : {}),
+    ...filtered,
     ...(plan.error ? { error: plan.error } : {}),
   };
   return { text: fitted.text, status, meta };

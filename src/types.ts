@@ -1,4 +1,5 @@
 import type { ShapedErrorCode } from "./errors.js";
+import type { InvisibleCounts } from "./redact/invisible.js";
 
 /** What `shape()` returns: exactly what the model reads, plus an audit of how it was made. */
 export interface Shaped {
@@ -101,6 +102,24 @@ export interface ShapedMeta {
   readonly signal?: string | null;
   /** HTTP status when the input was a `Response`. */
   readonly httpStatus?: number;
+  /**
+   * Secrets replaced anywhere in the input (shown or omitted), by rule id; absent when redaction
+   * is off. `fingerprints` (with `redact.fingerprintKey`) are keyed hashes, never the values.
+   */
+  readonly redactions?: {
+    readonly count: number;
+    readonly rules: Readonly<Record<string, number>>;
+    readonly fingerprints?: ReadonlyArray<{ readonly rule: string; readonly fingerprint: string }>;
+  };
+  /** Invisible and control characters removed, by class; absent when `invisible: false`. */
+  readonly invisible?: InvisibleCounts & { readonly count: number };
   /** Why `status` is `error`, when it is. */
-  readonly error?: { readonly code: ShapedErrorCode; readonly message: string };
+  readonly error?: {
+    readonly code: ShapedErrorCode;
+    readonly message: string;
+    /** Whether the same call may succeed later (set by `shapeError`). */
+    readonly retryable?: boolean;
+    /** `tool`: the tool ran and failed; `protocol`: the call itself was wrong (set by `shapeError`). */
+    readonly kind?: "protocol" | "tool";
+  };
 }

@@ -1,5 +1,6 @@
 import { anchorScanner, lineClassifier, type Severity } from "../keep/evidence.js";
 import { templateOf } from "../keep/keeper.js";
+import type { TextFilter } from "../redact/stream.js";
 import { lineCutMarker } from "../render/markers.js";
 import { collapseCarriageReturns, stripAnsi } from "./normalize.js";
 import { createUtf8Decoder } from "./utf8.js";
@@ -98,7 +99,8 @@ export interface LineDecoderStats {
 
 export interface LineDecoder {
   write(bytes: Uint8Array): void;
-  end(): void;
+  /** `cut` is true when the read stopped early (the byte cap): the text ends mid-stream. */
+  end(cut?: boolean): void;
   readonly stats: LineDecoderStats;
 }
 
@@ -111,13 +113,20 @@ export interface LineDecoder {
  */
 export function createLineDecoder(
   sink: LineSink,
-  options: { lineCap: number; encoding?: "utf-8" | "utf-16le" | "utf-16be"; tailWindow?: number },
+  options: {
+    lineCap: number;
+    encoding?: "utf-8" | "utf-16le" | "utf-16be";
+    tailWindow?: number;
+    /** Runs over the decoded text before it is split into lines (redaction, invisibles). */
+    filter?: TextFilter;
+  },
 ): LineDecoder {
   const encoding = options.encoding ?? "utf-8";
   // UTF-16 is rare enough to take the simple path; UTF-8 keeps V8's fast one-byte strings.
   const utf16 = encoding === "utf-8" ? undefined : new TextDecoder(encoding);
+  const filter = options.filter;
   const utf8 = createUtf8Decoder((text) => {
-    if (text.length > 0) take(text);
+    if (text.length > 0) give(text);
   });
   const anchors = anchorScanner();
   const classify = lineClassifier();
@@ -372,6 +381,11 @@ export function createLineDecoder(
     if (start < text.length) append(text.slice(start), severityAt(start));
   }
 
+  function give(text: string): void {
+    const out = filter === undefined ? text : filter.write(text);
+    if (out.length > 0) take(out);
+  }
+
   return {
     stats,
     write(bytes: Uint8Array) {
@@ -380,14 +394,18 @@ export function createLineDecoder(
         return;
       }
       const chunk = utf16.decode(bytes, { stream: true });
-      if (chunk.length > 0) take(chunk);
+      if (chunk.length > 0) give(chunk);
     },
-    end() {
+    end(cut = false) {
       if (utf16 === undefined) {
         utf8.end();
       } else {
         const chunk = utf16.decode();
-        if (chunk.length > 0) take(chunk);
+        if (chunk.length > 0) give(chunk);
+      }
+      if (filter !== undefined) {
+        const rest = filter.end(cut);
+        if (rest.length > 0) take(rest);
       }
       if (pending.length > 0 || pendingHead !== undefined || pendingSeverity > 0) flush();
     },

@@ -3,7 +3,7 @@
 const ANSI = new RegExp(
   [
     String.raw`\x1b\[[0-?]*[ -/]*[@-~]`,
-    String.raw`\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?`,
+    String.raw`\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?`,
     String.raw`\x1b[@-Z\\-_]`,
     String.raw`\x9b[0-?]*[ -/]*[@-~]`,
   ].join("|"),

@@ -26,6 +26,11 @@ export interface FitRequest {
   readonly tool: string | undefined;
   /** The most characters the keeper holds; a verbatim text longer than this is never counted. */
   readonly capacity: number;
+  /**
+   * Runs on every candidate body before it is fenced and counted (the last redaction pass, the
+   * spotlighting transform), so the count is of what the model reads.
+   */
+  readonly present?: (body: string) => string;
 }
 
 export interface Fitted {
@@ -74,8 +79,11 @@ const RESCALE_PROBES = 5;
  */
 export async function fitToBudget(req: FitRequest, tokenizer: ResolvedTokenizer): Promise<Fitted> {
   const max = req.maxTokens;
-  const wrap = async (body: string) =>
-    req.untrusted ? fence(body, req.tool) : { text: body, boundary: undefined };
+  const present = req.present ?? ((body: string) => body);
+  const wrap = async (body: string) => {
+    const shown = present(body);
+    return req.untrusted ? fence(shown, req.tool) : { text: shown, boundary: undefined };
+  };
   // The token count of the last attempt, fitting or not: it tells how far over an attempt was.
   let lastCount = 0;
   const attempt = async (

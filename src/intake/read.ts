@@ -3,6 +3,7 @@ import { completeLength } from "../decode/utf8.js";
 import type { ShapedErrorCode } from "../errors.js";
 import { createKeeper, type KeeperLimits, type Kept } from "../keep/keeper.js";
 import type { StreamSource } from "../options.js";
+import type { FilterStats, TextFilter } from "../redact/stream.js";
 import type { ReadSection } from "../render/render.js";
 import type { SectionName } from "../types.js";
 import { sha256Hex } from "./digest.js";
@@ -45,12 +46,18 @@ export interface ReadContext {
   readonly keeper: KeeperLimits;
   readonly lineCap: number;
   readonly hashLimit: number;
+  /** A fresh filter for each text source (redaction, invisible characters); none when both are off. */
+  readonly filter?: () => TextFilter;
+  /** Redacts text that did not come through the filter (a failed source's error message). */
+  readonly scrub?: (text: string) => string;
 }
 
 /** A section as read, plus what only the shaper needs to know. */
 export interface ReadResult extends ReadSection {
   /** True when no line had a non-space character. */
   readonly blank: boolean;
+  /** What the filter removed, when there was one. */
+  readonly filtered?: FilterStats;
   readonly error?: {
     readonly code: ShapedErrorCode;
     readonly message: string;
@@ -88,7 +95,7 @@ export async function readSection(
     try {
       chunk = await src.read();
     } catch (cause) {
-      const detail = describe(cause);
+      const detail = (ctx.scrub ?? String)(describe(cause));
       error = {
         code: "intake/read-failed",
         message: `intake: reading ${name} failed: ${detail}`,
@@ -143,15 +150,18 @@ export async function readSection(
   }
 
   const keeper = createKeeper(ctx.keeper);
+  const filter = ctx.filter?.();
   const decoder = createLineDecoder(keeper, {
     lineCap: ctx.lineCap,
     encoding: sniffed.encoding,
     tailWindow: ctx.keeper.tailChars,
+    ...(filter ? { filter } : {}),
   });
   for (const chunk of leading) decoder.write(chunk);
   leading.length = 0;
   for (let chunk = await next(); chunk !== undefined; chunk = await next()) decoder.write(chunk);
-  decoder.end();
+  // Stopped early (cap or failure): the text ends inside whatever it was saying.
+  decoder.end(capped || error !== undefined);
   const kept: Kept = keeper.finish();
   return {
     name,
@@ -160,6 +170,7 @@ export async function readSection(
     invalid: decoder.stats.invalid,
     kept,
     blank: !decoder.stats.nonBlank,
+    ...(filter ? { filtered: filter.stats } : {}),
     ...(error ? { error } : {}),
   };
 

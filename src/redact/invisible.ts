@@ -35,6 +35,7 @@ const INVISIBLE = new RegExp(
   "gu",
 );
 const PICTOGRAPH = /\p{Extended_Pictographic}/u;
+const COMPOSABLE = /[\u0300-\uFFFF]/;
 
 /**
  * Removes invisible and control characters, counting each class, and NFC-normalises the text.
@@ -72,5 +73,6 @@ export function stripInvisible(input: string): Cleaned {
       return "";
     },
   );
-  return { text: text.normalize("NFC"), removed };
+  // Text below U+0300 (ASCII, Latin-1) is already NFC: the normaliser is skipped for it.
+  return { text: COMPOSABLE.test(text) ? text.normalize("NFC") : text, removed };
 }

@@ -1,4 +1,5 @@
 import { AirlockError } from "../errors.js";
+import { PATH_RULES, PII_RULES, tenantRule } from "./optional.js";
 import { EXAMPLE_VALUES, PLACEHOLDER_VALUES, SECRET_RULES, type SecretRule } from "./rules.js";
 
 /** Where a secret was found: the rule and the span in the input. Never the value. */
@@ -22,6 +23,30 @@ export interface RedactOptions {
   readonly knownValues?: readonly string[];
   /** Keep keys that vendors publish as documentation examples (`AKIAIOSFODNN7EXAMPLE`). Default false. */
   readonly keepExamples?: boolean;
+  /**
+   * Redact the user in home directory paths (`/home/alice`, `/Users/alice`, `C:\Users\alice`), and
+   * with `roots`, the segment after each given prefix (tenant paths such as `/srv/tenants/`).
+   * Default false.
+   */
+  readonly paths?: boolean | { readonly roots?: readonly string[] };
+  /** Redact personal data: email addresses and IPv4/IPv6 addresses. Default false. */
+  readonly pii?: boolean;
+}
+
+function optionalRules(options: RedactOptions): SecretRule[] {
+  const out: SecretRule[] = [];
+  if (options.paths) {
+    out.push(...PATH_RULES);
+    const roots = typeof options.paths === "object" ? (options.paths.roots ?? []) : [];
+    for (const root of roots) {
+      if (typeof root !== "string" || root.length < 2) {
+        throw new AirlockError("options/invalid", "redact: paths.roots must be path prefixes");
+      }
+      out.push(tenantRule(root));
+    }
+  }
+  if (options.pii) out.push(...PII_RULES);
+  return out;
 }
 
 /** A compiled redactor: rules are compiled once, the function is pure. */
@@ -35,6 +60,20 @@ interface Compiled {
 /** A PEM block longer than this is not a key (and the search for its end stops here). */
 const MAX_PEM = 64 * 1024;
 const PEM_BEGIN = "-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----";
+
+/**
+ * A keyword that contains another one is not scanned for: its rules go to the shorter keyword,
+ * which finds every line it is on. Fewer alternatives make the one prefilter scan faster.
+ */
+function absorbLongerKeywords(table: Map<string, Compiled[]>): void {
+  const keys = [...table.keys()].sort((a, b) => a.length - b.length);
+  for (const [i, long] of keys.entries()) {
+    const short = keys.slice(0, i).find((k) => table.has(k) && long.includes(k));
+    if (short === undefined) continue;
+    table.set(short, [...new Set([...(table.get(short) ?? []), ...(table.get(long) ?? [])])]);
+    table.delete(long);
+  }
+}
 
 function escapeLiteral(literal: string): string {
   return literal.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
@@ -64,7 +103,9 @@ function entropy(value: string): number {
  */
 export function createRedactor(options: RedactOptions = {}): Redactor {
   const disabled = new Set(options.disable ?? []);
-  const rules = [...SECRET_RULES, ...(options.rules ?? [])].filter((r) => !disabled.has(r.id));
+  const rules = [...SECRET_RULES, ...optionalRules(options), ...(options.rules ?? [])].filter(
+    (r) => !disabled.has(r.id),
+  );
   const compiled: Compiled[] = rules.map((rule) => {
     if (rule.keywords.length === 0) {
       throw new AirlockError("options/invalid", `redact: rule "${rule.id}" has no keywords`);
@@ -91,116 +132,222 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
       map.set(key, [...(map.get(key) ?? []), c]);
     }
   }
+  absorbLongerKeywords(exact);
+  absorbLongerKeywords(folded);
   const longest = Math.max(0, ...[...exact.keys(), ...folded.keys()].map((k) => k.length));
   const exactSource = [...exact.keys()].map(escapeLiteral).join("|");
   const foldedSource = [...folded.keys()].map(escapeLiteral).join("|");
   const known = (options.knownValues ?? []).filter((v) => typeof v === "string" && v.length >= 6);
   const keepExamples = options.keepExamples ?? false;
-  const pemBegin = new RegExp(PEM_BEGIN, "g");
 
-  return function redactText(text: string): Redacted {
-    const spans: Span[] = [];
-    // Lines with keyword hits, and the rules their keywords call for: each rule then runs once
-    // over each such line, however many hits the line has (so the work stays linear).
-    const lines = new Map<number, { end: number; rules: Set<Compiled> }>();
-    const scan = (source: string, flags: string, table: Map<string, Compiled[]>, fold: boolean) => {
-      if (source === "") return;
-      const prefilter = new RegExp(source, flags);
-      let lineStart = 0;
-      let lineEnd = -1;
-      let entry: { end: number; rules: Set<Compiled> } | undefined;
-      for (let m = prefilter.exec(text); m !== null; m = prefilter.exec(text)) {
-        const at = m.index;
-        // Keywords may overlap ("sk-ant-" and "sk-"): look again one character on.
-        prefilter.lastIndex = at + 1;
-        if (at > lineEnd) {
-          lineStart = text.lastIndexOf("\n", at) + 1;
-          lineEnd = text.indexOf("\n", at);
-          if (lineEnd === -1) lineEnd = text.length;
-          entry = lines.get(lineStart);
-          if (entry === undefined) {
-            entry = { end: lineEnd, rules: new Set() };
-            lines.set(lineStart, entry);
+  const engine: Engine = {
+    find(text: string, state?: RedactState): Span[] {
+      const spans: Span[] = [];
+      // Lines with keyword hits, and the rules their keywords call for: each rule then runs once
+      // over each such line, however many hits the line has (so the work stays linear).
+      const lines = new Map<number, { end: number; rules: Set<Compiled> }>();
+      const scan = (
+        source: string,
+        flags: string,
+        table: Map<string, Compiled[]>,
+        fold: boolean,
+      ) => {
+        if (source === "") return;
+        const prefilter = new RegExp(source, flags);
+        let lineStart = 0;
+        let lineEnd = -1;
+        let entry: { end: number; rules: Set<Compiled> } | undefined;
+        for (let m = prefilter.exec(text); m !== null; m = prefilter.exec(text)) {
+          const at = m.index;
+          // Keywords may overlap ("sk-ant-" and "sk-"): look again one character on.
+          prefilter.lastIndex = at + 1;
+          if (at > lineEnd) {
+            lineStart = text.lastIndexOf("\n", at) + 1;
+            lineEnd = text.indexOf("\n", at);
+            if (lineEnd === -1) lineEnd = text.length;
+            entry = lines.get(lineStart);
+            if (entry === undefined) {
+              entry = { end: lineEnd, rules: new Set() };
+              lines.set(lineStart, entry);
+            }
+          }
+          // Every keyword that starts here counts, not only the one the alternation picked.
+          const here = text.slice(at, at + longest);
+          const probe = fold ? here.toLowerCase() : here;
+          for (const [keyword, rules] of table) {
+            if (probe.startsWith(keyword)) for (const c of rules) entry?.rules.add(c);
           }
         }
-        // Every keyword that starts here counts, not only the one the alternation picked.
-        const here = text.slice(at, at + longest);
-        const probe = fold ? here.toLowerCase() : here;
-        for (const [keyword, rules] of table) {
-          if (probe.startsWith(keyword)) for (const c of rules) entry?.rules.add(c);
+      };
+      const runRule = (c: Compiled, from: number, to: number) => {
+        const region = text.slice(from, to);
+        c.pattern.lastIndex = 0;
+        for (let m = c.pattern.exec(region); m !== null; m = c.pattern.exec(region)) {
+          if (m[0].length === 0) {
+            c.pattern.lastIndex++;
+            continue;
+          }
+          const value = c.rule.group !== undefined ? m[c.rule.group] : m[0];
+          if (value === undefined || value === "") continue;
+          if (PLACEHOLDER_VALUES.test(value)) continue;
+          if (keepExamples && EXAMPLE_VALUES.has(value)) continue;
+          if (
+            c.rule.minEntropy !== undefined &&
+            (entropy(value) < c.rule.minEntropy || /^\d+$/.test(value))
+          ) {
+            continue;
+          }
+          const offset = c.rule.group !== undefined ? m[0].lastIndexOf(value) : 0;
+          const start = from + m.index + offset;
+          spans.push({
+            rule: c.rule.id,
+            start,
+            end: start + value.length,
+            generality: c.rule.generality ?? 0,
+          });
+        }
+      };
+      scan(exactSource, "g", exact, false);
+      scan(foldedSource, "gi", folded, true);
+      for (const [start, { end, rules }] of lines) for (const c of rules) runRule(c, start, end);
+      findPrivateKeys(text, spans, state);
+      for (const value of known) {
+        for (let i = text.indexOf(value); i !== -1; i = text.indexOf(value, i + value.length)) {
+          spans.push({ rule: "known_value", start: i, end: i + value.length, generality: 0 });
         }
       }
-    };
-    const runRule = (c: Compiled, from: number, to: number) => {
-      const region = text.slice(from, to);
-      c.pattern.lastIndex = 0;
-      for (let m = c.pattern.exec(region); m !== null; m = c.pattern.exec(region)) {
-        if (m[0].length === 0) {
-          c.pattern.lastIndex++;
-          continue;
-        }
-        const value = c.rule.group !== undefined ? m[c.rule.group] : m[0];
-        if (value === undefined || value === "") continue;
-        if (PLACEHOLDER_VALUES.test(value)) continue;
-        if (keepExamples && EXAMPLE_VALUES.has(value)) continue;
-        if (
-          c.rule.minEntropy !== undefined &&
-          (entropy(value) < c.rule.minEntropy || /^\d+$/.test(value))
-        ) {
-          continue;
-        }
-        const offset = c.rule.group !== undefined ? m[0].lastIndexOf(value) : 0;
-        const start = from + m.index + offset;
-        spans.push({
-          rule: c.rule.id,
-          start,
-          end: start + value.length,
-          generality: c.rule.generality ?? 0,
-        });
-      }
-    };
-    scan(exactSource, "g", exact, false);
-    scan(foldedSource, "gi", folded, true);
-    for (const [start, { end, rules }] of lines) for (const c of rules) runRule(c, start, end);
-
-    // PEM private keys: from BEGIN to the matching END, however many lines (or literal "\n"s).
-    pemBegin.lastIndex = 0;
-    for (let m = pemBegin.exec(text); m !== null; m = pemBegin.exec(text)) {
-      const endLine = `-----END ${m[1] ?? ""}PRIVATE KEY`;
-      const end = text.indexOf(endLine, m.index + m[0].length);
-      const stop =
-        end === -1 || end - m.index > MAX_PEM ? Math.min(text.length, m.index + MAX_PEM) : end;
-      // Without an END line the rest of the block (up to the limit) is redacted: fail closed.
-      const close = end === -1 ? stop : text.indexOf("-----", end + endLine.length);
-      const last = close === -1 ? stop : close + 5;
-      spans.push({
-        rule: "private_key",
-        start: m.index,
-        end: Math.min(last, text.length),
-        generality: 0,
-      });
-      pemBegin.lastIndex = Math.max(pemBegin.lastIndex, last);
-    }
-
-    for (const value of known) {
-      for (let i = text.indexOf(value); i !== -1; i = text.indexOf(value, i + value.length)) {
-        spans.push({ rule: "known_value", start: i, end: i + value.length, generality: 0 });
-      }
-    }
-    return apply(text, spans);
+      return merge(spans);
+    },
   };
+  const redactText = (text: string): Redacted => apply(text, engine.find(text));
+  engines.set(redactText, engine);
+  return redactText;
 }
 
-interface Span extends Finding {
+/**
+ * The redactor behind a `Redactor` function, for the streaming filter: it finds spans (without
+ * applying them) and carries the "inside a private key" state from one piece of text to the next.
+ */
+export interface Engine {
+  find(text: string, state?: RedactState): Span[];
+}
+
+/** What a streamed redaction remembers between pieces of text. */
+export interface RedactState {
+  /** Characters of an unterminated private key block seen so far; 0 outside one. */
+  pem: number;
+}
+
+const engines = new WeakMap<Redactor, Engine>();
+
+/** The engine of a redactor made by `createRedactor`. */
+export function engineOf(redactor: Redactor): Engine | undefined {
+  return engines.get(redactor);
+}
+
+const PEM_END = /-----END ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----/g;
+
+/**
+ * Private keys: from a BEGIN line to the matching END line, however many lines (or literal
+ * `\n`s) apart. Fails closed: a BEGIN without an END is redacted up to MAX_PEM characters (and,
+ * streamed, into the next pieces); an END without a BEGIN (text that starts inside a key) takes
+ * the key material before it.
+ */
+function findPrivateKeys(text: string, spans: Span[], state: RedactState | undefined): void {
+  let from = 0;
+  if (state !== undefined && state.pem > 0) {
+    PEM_END.lastIndex = 0;
+    const end = PEM_END.exec(text);
+    const stop = end === null ? text.length : end.index + end[0].length;
+    const open = end === null && state.pem + text.length < MAX_PEM;
+    if (stop > 0) {
+      spans.push({ rule: "private_key", start: 0, end: stop, generality: 0, continued: true });
+    }
+    state.pem = open ? state.pem + text.length : 0;
+    if (open) return;
+    from = stop;
+  }
+  const pemBegin = new RegExp(PEM_BEGIN, "g");
+  pemBegin.lastIndex = from;
+  let orphanFrom = from;
+  for (let m = pemBegin.exec(text); m !== null; m = pemBegin.exec(text)) {
+    markOrphanEnds(text, orphanFrom, m.index, spans);
+    const endLine = `-----END ${m[1] ?? ""}PRIVATE KEY`;
+    const end = text.indexOf(endLine, m.index + m[0].length);
+    const stop =
+      end === -1 || end - m.index > MAX_PEM ? Math.min(text.length, m.index + MAX_PEM) : end;
+    // Without an END line the rest of the block (up to the limit) is redacted: fail closed.
+    const close = end === -1 ? stop : text.indexOf("-----", end + endLine.length);
+    const last = Math.min(close === -1 ? stop : close + 5, text.length);
+    spans.push({ rule: "private_key", start: m.index, end: last, generality: 0 });
+    if (state !== undefined && end === -1 && last === text.length) {
+      state.pem = last - m.index;
+    }
+    pemBegin.lastIndex = Math.max(pemBegin.lastIndex, last);
+    orphanFrom = last;
+  }
+  markOrphanEnds(text, orphanFrom, text.length, spans);
+}
+
+/** END lines in `text[from, to)` with no BEGIN before them: the key material before each goes. */
+function markOrphanEnds(text: string, from: number, to: number, spans: Span[]): void {
+  if (text.indexOf("-----END ", from) === -1) return;
+  PEM_END.lastIndex = from;
+  for (let m = PEM_END.exec(text); m !== null && m.index < to; m = PEM_END.exec(text)) {
+    const start = keyMaterialBefore(text, m.index, Math.max(from, m.index - MAX_PEM));
+    spans.push({ rule: "private_key", start, end: m.index + m[0].length, generality: 0 });
+  }
+}
+
+/**
+ * Where the whole lines of key material (base64, lines broken by real or literal `\n`) that end
+ * at `at` begin. A line with anything else in it is not key material and is not taken.
+ */
+function keyMaterialBefore(text: string, at: number, floor: number): number {
+  let start = at;
+  let lineStart = at;
+  for (let i = at; i > floor; ) {
+    const c = text.charCodeAt(i - 1);
+    if (c === 10 || c === 13) {
+      i--;
+      lineStart = i;
+    } else if (c === 110 && text.charCodeAt(i - 2) === 92 && i - 2 >= floor) {
+      i -= 2;
+      lineStart = i;
+    } else if (isBase64(c)) {
+      i--;
+      if (i === floor) lineStart = i;
+    } else {
+      break;
+    }
+    start = lineStart;
+  }
+  return start;
+}
+
+function isBase64(c: number): boolean {
+  return (
+    (c >= 48 && c <= 57) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 97 && c <= 122) ||
+    c === 43 ||
+    c === 47 ||
+    c === 61
+  );
+}
+
+export interface Span extends Finding {
   readonly generality: number;
+  /** The rest of a private key that began in an earlier piece of a stream (not a new finding). */
+  readonly continued?: boolean;
 }
 
 /**
  * Merges overlapping spans into their union (nothing any rule found survives) and names the union
  * after its most specific rule: a GitHub token in a URL's password is a github_token.
  */
-function apply(text: string, spans: Span[]): Redacted {
-  if (spans.length === 0) return { text, findings: [] };
+function merge(spans: Span[]): Span[] {
+  if (spans.length < 2) return spans;
   spans.sort((a, b) => a.start - b.start || b.end - a.end || a.generality - b.generality);
   const merged: Span[] = [];
   for (const s of spans) {
@@ -212,19 +359,40 @@ function apply(text: string, spans: Span[]): Redacted {
         generality: named.generality,
         start: last.start,
         end: Math.max(last.end, s.end),
+        ...(last.continued ? { continued: true } : {}),
       };
       continue;
     }
     merged.push(s);
   }
+  return merged;
+}
+
+/**
+ * Replaces merged, ordered spans with `[REDACTED:<rule>]`. A span over several lines (a private
+ * key) becomes one replacement a line, so line numbers after it still match the input.
+ */
+export function apply(text: string, spans: readonly Span[]): Redacted {
+  if (spans.length === 0) return { text, findings: [] };
   let out = "";
   let at = 0;
-  for (const s of merged) {
-    out += `${text.slice(at, s.start)}[REDACTED:${s.rule}]`;
+  for (const s of spans) {
+    const tag = `[REDACTED:${s.rule}]`;
+    out += text.slice(at, s.start);
+    let from = s.start;
+    for (
+      let nl = text.indexOf("\n", from);
+      nl !== -1 && nl < s.end;
+      nl = text.indexOf("\n", from)
+    ) {
+      out += `${tag}\n`;
+      from = nl + 1;
+    }
+    out += from < s.end ? tag : "";
     at = s.end;
   }
   out += text.slice(at);
-  return { text: out, findings: merged.map(({ rule, start, end }) => ({ rule, start, end })) };
+  return { text: out, findings: spans.map(({ rule, start, end }) => ({ rule, start, end })) };
 }
 
 /**

@@ -142,9 +142,14 @@ describe("regressions", () => {
   });
 
   it("terminal bells, overstrike and Latin-1 are text, not binary", async () => {
-    expect((await shape(bytesOf("build done\x07\x07\x07"), plain)).text).toBe(
-      "build done\x07\x07\x07",
-    );
+    // Text, not binary; the bells are control characters, removed and counted.
+    const bells = await shape(bytesOf("build done\x07\x07\x07"), plain);
+    expect(bells.meta.kind).toBe("text");
+    expect(bells.text).toBe("build done");
+    expect(bells.meta.invisible?.control).toBe(3);
+    expect(
+      (await shape(bytesOf("build done\x07\x07\x07"), { ...plain, invisible: false })).text,
+    ).toBe("build done\x07\x07\x07");
     expect((await shape(bytesOf("N\bNA\bAM\bME\bE"), plain)).meta.kind).toBe("text");
     const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x20, 0x6e, 0x61, 0xef, 0x76, 0x65]);
     expect((await shape(latin1, plain)).text).toBe("caf\uFFFD na\uFFFDve");
