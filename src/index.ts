@@ -10,13 +10,24 @@
 export * from "./adapters/index.js";
 export { AirlockError, type AirlockErrorCode, type ShapedErrorCode } from "./errors.js";
 export type { TokenCounter, TokenizerName } from "./fit/tokenizer.js";
-export type { CommandOutput, ShapeInput, ShapeOptions, StreamSource } from "./options.js";
+export type {
+  CommandOutput,
+  ShapeInput,
+  ShapeOptions,
+  ShapeRedactOptions,
+  StreamSource,
+} from "./options.js";
 export {
   DEFAULT_HASH_LIMIT,
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_TOKENS,
   MIN_MAX_TOKENS,
 } from "./options.js";
+export {
+  type FingerprintedFinding,
+  type FingerprintKey,
+  redactWithFingerprints,
+} from "./redact/fingerprint.js";
 export { type Cleaned, type InvisibleCounts, stripInvisible } from "./redact/invisible.js";
 export {
   createRedactor,

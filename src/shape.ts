@@ -126,7 +126,7 @@ interface Plan {
   readonly exitCode?: number | null;
   readonly signal?: string | null;
   readonly httpStatus?: number;
-  readonly error?: { code: ShapedErrorCode; message: string };
+  readonly error?: PlanError;
 }
 
 async function read(input: ShapeInput, options: CompiledOptions): Promise<Plan> {
@@ -173,7 +173,14 @@ async function read(input: ShapeInput, options: CompiledOptions): Promise<Plan> 
       ...(error
         ? { error }
         : failed
-          ? { error: { code: "tool/failed", message: commandOutcome(exitCode, signal) } }
+          ? {
+              error: {
+                code: "tool/failed",
+                message: commandOutcome(exitCode, signal),
+                retryable: false,
+                kind: "tool",
+              },
+            }
           : {}),
     };
   }
@@ -189,11 +196,16 @@ async function read(input: ShapeInput, options: CompiledOptions): Promise<Plan> 
     const budget = createByteBudget(options.maxBytes);
     const section = await readSection("text", body, readContext(options, budget, contentType));
     const failed = !input.ok;
-    const error =
-      section.error ??
-      (failed
-        ? { code: "tool/http-error", message: `HTTP ${input.status} ${input.statusText}`.trim() }
-        : undefined);
+    const error: PlanError | undefined = section.error
+      ? readError(section.error)
+      : failed
+        ? {
+            code: "tool/http-error",
+            message: `HTTP ${input.status} ${input.statusText}`.trim(),
+            retryable: RETRYABLE_HTTP.has(input.status) || input.status >= 500,
+            kind: "tool",
+          }
+        : undefined;
     return {
       kind: section.binary ? "binary" : "text",
       sections: [section],
@@ -223,7 +235,7 @@ async function read(input: ShapeInput, options: CompiledOptions): Promise<Plan> 
     header: [],
     labelled: false,
     failed: section.error !== undefined,
-    ...(section.error ? { error: section.error } : {}),
+    ...(section.error ? { error: readError(section.error) } : {}),
   };
 }
 
@@ -239,11 +251,24 @@ function knownSize(source: StreamSource): number | undefined {
   return undefined;
 }
 
-function firstError(
-  results: readonly ReadResult[],
-): { code: ShapedErrorCode; message: string } | undefined {
-  for (const r of results) if (r.error) return r.error;
+function firstError(results: readonly ReadResult[]): PlanError | undefined {
+  for (const r of results) if (r.error) return readError(r.error);
   return undefined;
+}
+
+interface PlanError {
+  readonly code: ShapedErrorCode;
+  readonly message: string;
+  readonly retryable: boolean;
+  readonly kind: "tool";
+}
+
+/** HTTP statuses worth retrying besides 5xx: timeout, too early, too many requests. */
+const RETRYABLE_HTTP = new Set([408, 425, 429]);
+
+/** A source that broke while it was read (a reset connection, a killed pipe) may read next time. */
+function readError(error: NonNullable<ReadResult["error"]>): PlanError {
+  return { code: error.code, message: error.message, retryable: true, kind: "tool" };
 }
 
 async function run(

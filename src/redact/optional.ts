@@ -10,7 +10,7 @@ export const PATH_RULES: readonly SecretRule[] = [
   {
     id: "home_path",
     keywords: ["/home/", "/users/", "users\\"],
-    pattern: String.raw`(?:/home/|/Users/|(?<![A-Za-z])[A-Za-z]:(?:\\\\|\\|/)Users(?:\\\\|\\|/))([^\s/\\"'<>:*?|[\]]{1,64})`,
+    pattern: String.raw`(?:(?<![\w.~-])/home/|(?<![\w.~-])/Users/|(?<![A-Za-z])[A-Za-z]:(?:\\\\|\\|/)Users(?:\\\\|\\|/))([^\s/\\"'<>:*?|[\]]{1,64})`,
     ignoreCase: true,
     group: 1,
     generality: 1,
@@ -47,7 +47,7 @@ export const PII_RULES: readonly SecretRule[] = [
     id: "ip_address",
     keywords: ["::", ":"],
     // Full eight groups, or a compressed form with "::" and at least one digit (not `std::vector`).
-    pattern: String.raw`(?<![0-9A-Za-z:])(?:(?:[0-9A-Fa-f]{1,4}:){7}[0-9A-Fa-f]{1,4}|(?=[0-9A-Fa-f:]*[0-9])(?:[0-9A-Fa-f]{1,4}:){1,6}:(?:[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){0,5})?)(?![0-9A-Za-z:])`,
+    pattern: `(?<![0-9A-Za-z:])(?:(?:[0-9A-Fa-f]{1,4}:){7}[0-9A-Fa-f]{1,4}|(?=[0-9A-Fa-f:]*[0-9])(?:[0-9A-Fa-f]{1,4}:){1,6}:(?:[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){0,5})?)(?![0-9A-Za-z:])`,
     generality: 1,
   },
 ];

@@ -305,22 +305,25 @@ function markOrphanEnds(text: string, from: number, to: number, spans: Span[]): 
  */
 function keyMaterialBefore(text: string, at: number, floor: number): number {
   let start = at;
-  let lineStart = at;
-  for (let i = at; i > floor; ) {
+  let i = at;
+  while (i > floor) {
     const c = text.charCodeAt(i - 1);
     if (c === 10 || c === 13) {
+      start = i;
       i--;
-      lineStart = i;
-    } else if (c === 110 && text.charCodeAt(i - 2) === 92 && i - 2 >= floor) {
+    } else if (c === 110 && i - 2 >= floor && text.charCodeAt(i - 2) === 92) {
+      start = i;
       i -= 2;
-      lineStart = i;
+    } else if (c === 34 || c === 39) {
+      // A quote opens the string value that holds the key (JSON, YAML).
+      start = i;
+      break;
     } else if (isBase64(c)) {
       i--;
-      if (i === floor) lineStart = i;
+      if (i === floor) start = floor;
     } else {
       break;
     }
-    start = lineStart;
   }
   return start;
 }
