@@ -16,7 +16,42 @@ export type ShapedErrorCode =
   /** The `Response` had a non-2xx status. */
   | "tool/http-error"
   /** A source failed while it was being read; what was read before is shown. */
-  | "intake/read-failed";
+  | "intake/read-failed"
+  /** Codes of `describeError()` / `shapeError()`: a thrown error, classified. */
+  | SafeErrorCode;
+
+/**
+ * Stable codes for a thrown error, as classified by `describeError()`. `tool/…` codes are tool
+ * execution errors, reported in the result (`isError: true` in MCP); `protocol/…` codes are
+ * errors in the call itself (JSON-RPC errors in MCP, see `toMcpError`).
+ */
+export type SafeErrorCode =
+  /** The tool or a service it called did not answer in time (ETIMEDOUT, HTTP 408/504, TimeoutError). */
+  | "tool/timeout"
+  /** A service could not be reached (ECONNREFUSED, ECONNRESET, ENOTFOUND, HTTP 502/503, fetch failed). */
+  | "tool/unavailable"
+  /** Too many requests (HTTP 429, "rate limit"). */
+  | "tool/rate-limited"
+  /** What the call asked for does not exist (ENOENT, HTTP 404/410). */
+  | "tool/not-found"
+  /** Not allowed (EACCES, EPERM, HTTP 401/403). */
+  | "tool/permission-denied"
+  /** The tool rejected its input (EINVAL, HTTP 400/413/422, schema validation errors). */
+  | "tool/invalid-input"
+  /** A service failed with an internal error (HTTP 500 and other 5xx). */
+  | "tool/server-error"
+  /** The call was aborted before it finished (AbortError). */
+  | "tool/cancelled"
+  /** Any other failure. */
+  | "tool/failed"
+  /** No tool by that name (JSON-RPC -32602 in MCP). */
+  | "protocol/unknown-tool"
+  /** The request is malformed: it does not satisfy the call schema (JSON-RPC -32602). */
+  | "protocol/invalid-arguments"
+  /** The method is not supported (JSON-RPC -32601). */
+  | "protocol/unknown-method"
+  /** The server failed to handle the request (JSON-RPC -32603). */
+  | "protocol/internal-error";
 
 /**
  * The one error type airlock throws. It is thrown only for programmer errors (bad options, an

@@ -8,7 +8,17 @@
  */
 
 export * from "./adapters/index.js";
+export type { SafeErrorCode } from "./errors.js";
 export { AirlockError, type AirlockErrorCode, type ShapedErrorCode } from "./errors.js";
+export {
+  applySpotlight,
+  DEFAULT_DATAMARK,
+  datamark,
+  encodeBase64,
+  type SpotlightInstructionOptions,
+  type SpotlightMode,
+  spotlightInstruction,
+} from "./fence/spotlight.js";
 export type { TokenCounter, TokenizerName } from "./fit/tokenizer.js";
 export type {
   CommandOutput,
@@ -39,6 +49,14 @@ export {
 } from "./redact/redact.js";
 export type { SecretRule } from "./redact/rules.js";
 export { createShaper, type Shaper, shape } from "./shape.js";
+export {
+  DEFAULT_MAX_MESSAGE_LENGTH,
+  type DescribeErrorOptions,
+  describeError,
+  type SafeError,
+  type ShapeErrorOptions,
+  shapeError,
+} from "./shape-error.js";
 export type {
   BinaryInfo,
   Cut,

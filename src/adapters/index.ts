@@ -1,4 +1,5 @@
-import { AirlockError } from "../errors.js";
+import { AirlockError, type SafeErrorCode } from "../errors.js";
+import type { SafeError } from "../shape-error.js";
 import type { Shaped } from "../types.js";
 
 /**
@@ -84,6 +85,42 @@ export function toMcp(shaped: Shaped): McpCallToolResult {
   return {
     content: [{ type: "text", text: shaped.text }],
     ...(shaped.status === "error" ? { isError: true } : {}),
+  };
+}
+
+/** A JSON-RPC error object, the `error` member of a JSON-RPC error response. */
+export interface JsonRpcError {
+  code: number;
+  message: string;
+  data: { code: SafeErrorCode; retryable: boolean };
+}
+
+/** JSON-RPC codes (the MCP SDK's `ErrorCode`): MCP reports an unknown tool as invalid params. */
+const JSON_RPC_CODES: Partial<Record<SafeErrorCode, number>> = {
+  "protocol/unknown-tool": -32602,
+  "protocol/invalid-arguments": -32602,
+  "protocol/unknown-method": -32601,
+  "protocol/internal-error": -32603,
+};
+
+/**
+ * MCP protocol error: the JSON-RPC `error` for a `SafeError` of kind `protocol` (unknown tool and
+ * malformed calls -32602, unknown method -32601, server failure -32603), with the safe message
+ * and `data: { code, retryable }`. Tool execution errors belong in the result instead, so the
+ * model can read them: `toMcp(await shapeError(error))` gives a `CallToolResult` with
+ * `isError: true`. A tool error passed here becomes -32603 (internal error), for hosts that must
+ * answer with a JSON-RPC error anyway.
+ *
+ * @example
+ * const safe = describeError(error, { kind: "protocol" });
+ * if (safe.kind === "protocol") return { jsonrpc: "2.0", id, error: toMcpError(safe) };
+ * return { jsonrpc: "2.0", id, result: toMcp(await shapeError(error)) };
+ */
+export function toMcpError(safe: SafeError): JsonRpcError {
+  return {
+    code: JSON_RPC_CODES[safe.code] ?? -32603,
+    message: safe.message,
+    data: { code: safe.code, retryable: safe.retryable },
   };
 }
 

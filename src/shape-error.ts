@@ -1,0 +1,504 @@
+import { AirlockError, type SafeErrorCode } from "./errors.js";
+import type { ShapeOptions } from "./options.js";
+import type { RedactOptions } from "./redact/redact.js";
+import { capText, scrubMessage } from "./scrub/scrub.js";
+import { shape } from "./shape.js";
+import type { Shaped } from "./types.js";
+
+/**
+ * Error shaping: a thrown error becomes a short, safe, actionable description for the model.
+ * MCP reports a failure of the tool itself in the result (`isError: true`, text the model reads)
+ * and a wrong call as a JSON-RPC error; `kind` says which one a `SafeError` is.
+ */
+
+/** A thrown error, classified and scrubbed: nothing in it comes from the error unfiltered. */
+export interface SafeError {
+  /** Stable code: `tool/…` for tool execution errors, `protocol/…` for errors in the call. */
+  readonly code: SafeErrorCode;
+  /** Whether the same call may succeed later (timeouts, unreachable services, rate limits, 5xx). */
+  readonly retryable: boolean;
+  /** What happened, for the model: at most `maxMessageLength` characters, one line. */
+  readonly message: string;
+  readonly kind: "protocol" | "tool";
+}
+
+export interface DescribeErrorOptions {
+  /**
+   * Who is at fault, when the host knows: `"protocol"` for a call that never reached the tool
+   * (its router found no such tool, the request failed the call schema), `"tool"` for a failure
+   * while it ran. Without it the error decides (a JSON-RPC code on it means protocol).
+   */
+  readonly kind?: "protocol" | "tool";
+  /** The code to report, overriding the classification (the message is still scrubbed). */
+  readonly code?: SafeErrorCode;
+  /** Cap on `message`, in UTF-16 units: an integer from 64 to 4000. Default 300. */
+  readonly maxMessageLength?: number;
+  /** Options for the secret redaction the message always gets (known values, extra rules). */
+  readonly redact?: boolean | RedactOptions;
+}
+
+export const DEFAULT_MAX_MESSAGE_LENGTH = 300;
+
+interface Verdict {
+  readonly code: SafeErrorCode;
+  /** A short parenthetical: "connection refused", "HTTP 503". */
+  readonly reason?: string;
+  /** An errno-style code the verdict came from: a message containing it adds nothing. */
+  readonly errno?: string;
+}
+
+const RETRYABLE: ReadonlySet<SafeErrorCode> = new Set([
+  "tool/timeout",
+  "tool/unavailable",
+  "tool/rate-limited",
+  "tool/server-error",
+]);
+
+const DESCRIPTIONS: Readonly<Record<SafeErrorCode, string>> = {
+  "tool/timeout": "the tool did not finish in time",
+  "tool/unavailable": "a service the tool needs could not be reached",
+  "tool/rate-limited": "the tool was rate-limited",
+  "tool/not-found": "what the call asked for was not found",
+  "tool/permission-denied": "the tool was not allowed to do this",
+  "tool/invalid-input": "the tool rejected its input",
+  "tool/server-error": "a service the tool called failed with an internal error",
+  "tool/cancelled": "the call was cancelled before it finished",
+  "tool/failed": "the tool failed",
+  "protocol/unknown-tool": "no tool with this name exists",
+  "protocol/invalid-arguments": "the tool call is malformed",
+  "protocol/unknown-method": "the method is not supported",
+  "protocol/internal-error": "the server failed to handle the call",
+};
+
+/** Node and undici error codes (`error.code`), with what they mean. */
+const ERRNO: Readonly<Record<string, readonly [SafeErrorCode, string]>> = {
+  ETIMEDOUT: ["tool/timeout", "timed out"],
+  ESOCKETTIMEDOUT: ["tool/timeout", "socket timed out"],
+  ETIME: ["tool/timeout", "timed out"],
+  UND_ERR_CONNECT_TIMEOUT: ["tool/timeout", "connection timed out"],
+  UND_ERR_HEADERS_TIMEOUT: ["tool/timeout", "response timed out"],
+  UND_ERR_BODY_TIMEOUT: ["tool/timeout", "response timed out"],
+  ERR_SOCKET_CONNECTION_TIMEOUT: ["tool/timeout", "connection timed out"],
+  ECONNREFUSED: ["tool/unavailable", "connection refused"],
+  ECONNRESET: ["tool/unavailable", "connection reset"],
+  ECONNABORTED: ["tool/unavailable", "connection aborted"],
+  EPIPE: ["tool/unavailable", "connection closed"],
+  UND_ERR_SOCKET: ["tool/unavailable", "connection closed"],
+  UND_ERR_CLOSED: ["tool/unavailable", "connection closed"],
+  ENOTFOUND: ["tool/unavailable", "host not found"],
+  EAI_AGAIN: ["tool/unavailable", "name lookup failed"],
+  ENETUNREACH: ["tool/unavailable", "network unreachable"],
+  ENETDOWN: ["tool/unavailable", "network down"],
+  EHOSTUNREACH: ["tool/unavailable", "host unreachable"],
+  EHOSTDOWN: ["tool/unavailable", "host down"],
+  EADDRNOTAVAIL: ["tool/unavailable", "address not available"],
+  EAGAIN: ["tool/unavailable", "resource temporarily unavailable"],
+  EBUSY: ["tool/unavailable", "resource busy"],
+  EMFILE: ["tool/unavailable", "too many open files"],
+  ENFILE: ["tool/unavailable", "too many open files"],
+  ENOENT: ["tool/not-found", "no such file or directory"],
+  ENOTDIR: ["tool/not-found", "not a directory"],
+  EACCES: ["tool/permission-denied", "permission denied"],
+  EPERM: ["tool/permission-denied", "operation not permitted"],
+  EROFS: ["tool/permission-denied", "read-only file system"],
+  EINVAL: ["tool/invalid-input", "invalid argument"],
+  EISDIR: ["tool/invalid-input", "is a directory"],
+  ENAMETOOLONG: ["tool/invalid-input", "name too long"],
+  ERR_INVALID_ARG_TYPE: ["tool/invalid-input", "invalid argument"],
+  ERR_INVALID_ARG_VALUE: ["tool/invalid-input", "invalid argument"],
+  ERR_INVALID_URL: ["tool/invalid-input", "invalid URL"],
+  ABORT_ERR: ["tool/cancelled", "aborted"],
+};
+
+/** HTTP status to code: 408, 425, 429 and 5xx may pass on retry (as in `shape()`); other 4xx will not. */
+function fromStatus(status: number): Verdict {
+  const reason = `HTTP ${status}`;
+  if (status === 408 || status === 504) return { code: "tool/timeout", reason };
+  if (status === 429) return { code: "tool/rate-limited", reason };
+  if (status === 401 || status === 403 || status === 407) {
+    return { code: "tool/permission-denied", reason };
+  }
+  if (status === 404 || status === 410) return { code: "tool/not-found", reason };
+  if (status === 400 || status === 413 || status === 414 || status === 415 || status === 422) {
+    return { code: "tool/invalid-input", reason };
+  }
+  if (status === 502 || status === 503 || status === 425)
+    return { code: "tool/unavailable", reason };
+  if (status >= 500) return { code: "tool/server-error", reason };
+  return { code: "tool/failed", reason };
+}
+
+const UNKNOWN_TOOL =
+  /\bunknown tool\b|\bno such tool\b|\btool\s+["'`]?[\w.:/@-]{1,128}["'`]?\s+(?:not found|does not exist|is disabled|disabled)\b/i;
+// SEP-1303 (MCP 2025-11-25): a tool's input failing validation is a tool execution error, so the
+// model sees it and can correct the call, even when an SDK still raises it as -32602.
+const INPUT_VALIDATION = /\binput validation error\b|\binvalid arguments for tool\b/i;
+
+/** JSON-RPC error codes (MCP SDK's `McpError.code`). */
+function fromJsonRpc(code: number, message: string): Verdict | undefined {
+  if (code === -32601) return { code: "protocol/unknown-method" };
+  if (code === -32602 || code === -32600 || code === -32700) {
+    if (UNKNOWN_TOOL.test(message)) return { code: "protocol/unknown-tool" };
+    if (INPUT_VALIDATION.test(message)) return { code: "tool/invalid-input" };
+    return { code: "protocol/invalid-arguments" };
+  }
+  if (code === -32603) return { code: "protocol/internal-error" };
+  // The SDK's client-side codes: the server did not answer in time, or hung up.
+  if (code === -32001) return { code: "tool/timeout", reason: "request timed out" };
+  if (code === -32000) return { code: "tool/unavailable", reason: "connection closed" };
+  return undefined;
+}
+
+const TIMEOUT_WORDS = /\btim(?:ed?[ -]?out|eout)\b|\bdeadline exceeded\b/i;
+
+function fromName(name: string, message: string): Verdict | undefined {
+  if (name === "TimeoutError") return { code: "tool/timeout" };
+  if (name === "AbortError") {
+    // Many clients raise AbortError for their own timeouts.
+    return TIMEOUT_WORDS.test(message) ? { code: "tool/timeout" } : { code: "tool/cancelled" };
+  }
+  if (/timeout|timedout/i.test(name)) return { code: "tool/timeout" };
+  if (/throttl|toomanyrequests|ratelimit/i.test(name)) return { code: "tool/rate-limited" };
+  if (/accessdenied|unauthori[sz]ed|forbidden|permission/i.test(name)) {
+    return { code: "tool/permission-denied" };
+  }
+  if (/notfound|nosuch/i.test(name)) return { code: "tool/not-found" };
+  if (/validation|invalid(?:argument|param|input)|^zoderror$|^valierror$|schema/i.test(name)) {
+    return { code: "tool/invalid-input" };
+  }
+  return undefined;
+}
+
+// Fetch failures are a TypeError whose message each runtime words its own way; workerd throws a
+// plain Error "Network connection lost." for a refused or dropped connection.
+const FETCH_FAILED =
+  /^(?:fetch failed|failed to fetch|networkerror when attempting to fetch resource|load failed|network ?error)/i;
+const CONNECTION_LOST = /^network connection (?:was )?lost\b/i;
+const ERRNO_IN_TEXT = new RegExp(`\\b(${Object.keys(ERRNO).join("|")})\\b`);
+const STATUS_IN_TEXT = /\bstatus(?: code)?:? ([1-5]\d\d)\b|\bHTTP(?:\/\d(?:\.\d)?)? ([1-5]\d\d)\b/i;
+
+function fromMessage(name: string, message: string): Verdict | undefined {
+  if ((name === "TypeError" && FETCH_FAILED.test(message)) || CONNECTION_LOST.test(message)) {
+    return { code: "tool/unavailable", reason: "network error" };
+  }
+  const errno = ERRNO_IN_TEXT.exec(message)?.[1];
+  if (errno !== undefined) return fromErrno(errno, message);
+  if (TIMEOUT_WORDS.test(message)) return { code: "tool/timeout" };
+  if (/\brate[ -]?limit|\btoo many requests\b|\bthrottl/i.test(message)) {
+    return { code: "tool/rate-limited" };
+  }
+  const status = STATUS_IN_TEXT.exec(message);
+  if (status !== null) return fromStatus(Number(status[1] ?? status[2]));
+  if (/\b(?:permission|access) denied\b|\bforbidden\b|\bunauthori[sz]ed\b/i.test(message)) {
+    return { code: "tool/permission-denied" };
+  }
+  if (/\bno such file or directory\b/i.test(message)) return { code: "tool/not-found" };
+  if (/\bconnection (?:refused|reset)\b|\bsocket hang up\b/i.test(message)) {
+    return { code: "tool/unavailable" };
+  }
+  return undefined;
+}
+
+function fromErrno(errno: string, message: string): Verdict | undefined {
+  const entry = ERRNO[errno];
+  if (entry === undefined) return undefined;
+  const [code, reason] = entry;
+  // axios reports its own timeouts as ECONNABORTED "timeout of 5000ms exceeded".
+  if (code === "tool/unavailable" && TIMEOUT_WORDS.test(message)) {
+    return { code: "tool/timeout", reason: "timed out", errno };
+  }
+  return { code, reason, errno };
+}
+
+// --- reading hostile values ---------------------------------------------------------------------
+
+/** Reads a property without letting a getter, a Proxy trap or a revoked Proxy throw. */
+function read(value: unknown, key: string): unknown {
+  if ((typeof value !== "object" && typeof value !== "function") || value === null) return;
+  try {
+    return (value as Record<string, unknown>)[key];
+  } catch {
+    return;
+  }
+}
+
+function readString(value: unknown, key: string): string {
+  const v = read(value, key);
+  return typeof v === "string" ? v : "";
+}
+
+function httpStatusOf(node: unknown): number | undefined {
+  const candidates = [
+    read(node, "status"),
+    read(node, "statusCode"),
+    read(read(node, "response"), "status"),
+    read(read(node, "$metadata"), "httpStatusCode"),
+    read(node, "code"),
+  ];
+  for (const c of candidates) {
+    if (typeof c === "number" && Number.isInteger(c) && c >= 400 && c <= 599) return c;
+  }
+  return undefined;
+}
+
+/** Messages of Standard Schema / zod / valibot issues: "path: message; …". */
+function issuesOf(node: unknown): string {
+  const issues = read(node, "issues");
+  let list: unknown[];
+  try {
+    if (!Array.isArray(issues)) return "";
+    list = issues.slice(0, 3);
+  } catch {
+    return "";
+  }
+  const parts: string[] = [];
+  for (const issue of list) {
+    const message = readString(issue, "message");
+    if (message === "") continue;
+    const path = read(issue, "path");
+    let where = "";
+    try {
+      if (Array.isArray(path)) {
+        where = path
+          .slice(0, 8)
+          .map((p) => (typeof p === "object" && p !== null ? read(p, "key") : p))
+          .filter((p) => typeof p === "string" || typeof p === "number")
+          .join(".");
+      }
+    } catch {
+      where = "";
+    }
+    parts.push(where === "" ? message : `${where}: ${message}`);
+  }
+  return parts.join("; ");
+}
+
+/** Errors reachable through `cause` and `AggregateError.errors`, breadth first, cycles cut. */
+const MAX_NODES = 16;
+
+function chainOf(error: unknown): unknown[] {
+  const nodes: unknown[] = [];
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length > 0 && nodes.length < MAX_NODES) {
+    const node = queue.shift();
+    if (node === undefined || node === null || seen.has(node)) continue;
+    seen.add(node);
+    nodes.push(node);
+    if (typeof node !== "object" && typeof node !== "function") continue;
+    queue.push(read(node, "cause"));
+    const errors = read(node, "errors");
+    try {
+      if (Array.isArray(errors)) queue.push(...errors.slice(0, MAX_NODES));
+    } catch {
+      // A revoked Proxy: no inner errors.
+    }
+  }
+  return nodes;
+}
+
+interface Node {
+  readonly name: string;
+  readonly message: string;
+  readonly value: unknown;
+}
+
+function describeNode(node: unknown): Node {
+  if (typeof node === "string") return { name: "", message: node, value: node };
+  const issues = issuesOf(node);
+  return {
+    name: readString(node, "name"),
+    message: issues !== "" ? issues : readString(node, "message"),
+    value: node,
+  };
+}
+
+function structured(node: Node): Verdict | undefined {
+  const message = node.message.slice(0, 4096);
+  const code = read(node.value, "code");
+  if (typeof code === "number" && code <= -32000 && code >= -32768) {
+    const verdict = fromJsonRpc(code, message);
+    if (verdict !== undefined) return verdict;
+  }
+  for (const key of ["code", "errno"]) {
+    const value = read(node.value, key);
+    if (typeof value === "string") {
+      const verdict = fromErrno(value, message);
+      if (verdict !== undefined) return verdict;
+    }
+  }
+  const status = httpStatusOf(node.value);
+  if (status !== undefined) return fromStatus(status);
+  if (read(node.value, "issues") !== undefined && issuesOf(node.value) !== "") {
+    return { code: "tool/invalid-input" };
+  }
+  return fromName(node.name, message);
+}
+
+function classify(nodes: readonly Node[]): Verdict {
+  for (const node of nodes) {
+    const verdict = structured(node);
+    if (verdict !== undefined) return verdict;
+  }
+  for (const node of nodes) {
+    const verdict = fromMessage(node.name, node.message.slice(0, 4096));
+    if (verdict !== undefined) return verdict;
+  }
+  return { code: "tool/failed" };
+}
+
+/** The host's `kind` wins over the error's: map a verdict across. */
+function toKind(verdict: Verdict, kind: "protocol" | "tool", nodes: readonly Node[]): Verdict {
+  const isProtocol = verdict.code.startsWith("protocol/");
+  if (kind === "tool" && isProtocol) {
+    if (verdict.code === "protocol/unknown-tool") return { code: "tool/not-found" };
+    if (verdict.code === "protocol/invalid-arguments") return { code: "tool/invalid-input" };
+    return { code: "tool/failed" };
+  }
+  if (kind === "protocol" && !isProtocol) {
+    if (nodes.some((n) => UNKNOWN_TOOL.test(n.message.slice(0, 4096)))) {
+      return { code: "protocol/unknown-tool" };
+    }
+    return { code: "protocol/invalid-arguments" };
+  }
+  return verdict;
+}
+
+// Messages that only restate what the code already says.
+const GENERIC =
+  /^(?:fetch failed|failed to fetch|load failed|network ?error|networkerror when attempting to fetch resource|network connection (?:was )?lost|the (?:operation|user) (?:was )?abort(?:ed)?(?: a request)?|this operation was aborted|signal is aborted without reason|aborted|socket hang up|the operation timed out|timeout|timed out|request timed out|internal server error|bad gateway|service unavailable|gateway timeout|not found|forbidden|unauthori[sz]ed|too many requests|error)\.?$/i;
+const PLACEHOLDERS_ONLY = /^[\s\p{P}\p{S}]*(?:<(?:stack|sql|url|path|host)>[\s\p{P}\p{S}]*)*$/u;
+
+function detailOf(nodes: readonly Node[], verdict: Verdict, options: DescribeErrorOptions): string {
+  for (const node of nodes) {
+    if (node.message === "") continue;
+    // The MCP SDK prefixes its code; the code is reported separately.
+    const message = node.message.replace(/^MCP error -?\d+:\s*/, "");
+    const line = scrubMessage(
+      message,
+      typeof options.redact === "object" && options.redact !== null ? options.redact : undefined,
+    );
+    if (line === "" || GENERIC.test(line) || PLACEHOLDERS_ONLY.test(line)) continue;
+    // Node's system errors ("connect ECONNREFUSED <host>") say no more than the reason does.
+    if (verdict.errno !== undefined && line.includes(verdict.errno)) continue;
+    return line;
+  }
+  return "";
+}
+
+function nonErrorReason(error: unknown): string | undefined {
+  if (error === null) return "null was thrown";
+  if (error === undefined) return "undefined was thrown";
+  if (typeof error === "string")
+    return error.trim() === "" ? "an empty string was thrown" : undefined;
+  if (typeof error === "object" || typeof error === "function") return undefined;
+  return `a ${typeof error} was thrown`;
+}
+
+const CODES = new Set(Object.keys(DESCRIPTIONS));
+
+function checkOptions(options: DescribeErrorOptions): number {
+  if (options === null || typeof options !== "object") {
+    throw new AirlockError("options/invalid", "describeError: options must be an object");
+  }
+  if (options.kind !== undefined && options.kind !== "protocol" && options.kind !== "tool") {
+    throw new AirlockError("options/invalid", 'describeError: kind must be "protocol" or "tool"');
+  }
+  if (options.code !== undefined && !CODES.has(options.code)) {
+    throw new AirlockError(
+      "options/invalid",
+      `describeError: unknown code ${String(options.code)}`,
+    );
+  }
+  const max = options.maxMessageLength ?? DEFAULT_MAX_MESSAGE_LENGTH;
+  if (!Number.isInteger(max) || max < 64 || max > 4000) {
+    throw new AirlockError(
+      "options/invalid",
+      `describeError: maxMessageLength must be an integer from 64 to 4000 (got ${String(max)})`,
+    );
+  }
+  return max;
+}
+
+/**
+ * Classifies anything thrown and describes it safely. It reads `Error`s and their `cause` chains
+ * and `AggregateError.errors` (cycles cut, at most 16 errors), strings, and objects with `code`,
+ * `errno`, `status`, `statusCode`, `response.status`, `$metadata.httpStatusCode`, `name` or
+ * schema `issues`; the first error in the chain with such a field decides, then the wording of
+ * the messages (a fetch `TypeError`, "timed out", "rate limit"), else `tool/failed`. A JSON-RPC
+ * code (-32601, -32602 as on the MCP SDK's `McpError`) makes it a protocol error, except that
+ * -32602 for input validation is `tool/invalid-input` (MCP 2025-11-25, SEP-1303).
+ *
+ * The message is the code's description, the reason, and the meaningful line of the first
+ * telling message, scrubbed: no stack frames, SQL, URLs, absolute paths, IP addresses, internal
+ * host names or ports, invisible characters or secrets (`redact()` runs last); at most
+ * `maxMessageLength` characters. It never throws for any thrown value: getters that throw,
+ * Proxies, cycles and megabyte messages all give a bounded result. It throws `options/invalid`
+ * only for invalid options.
+ *
+ * @example
+ * describeError(Object.assign(new Error("connect ECONNREFUSED 10.0.3.7:5432"), { code: "ECONNREFUSED" }));
+ * // { code: "tool/unavailable", retryable: true, kind: "tool",
+ * //   message: "a service the tool needs could not be reached (connection refused)" }
+ */
+export function describeError(error: unknown, options: DescribeErrorOptions = {}): SafeError {
+  const max = checkOptions(options);
+  const nodes = chainOf(error).map(describeNode);
+  let verdict = classify(nodes);
+  if (options.kind !== undefined) verdict = toKind(verdict, options.kind, nodes);
+  if (options.code !== undefined) verdict = { code: options.code };
+  const reason = verdict.reason ?? nonErrorReason(error);
+  const detail = detailOf(nodes, verdict, options);
+  let message = DESCRIPTIONS[verdict.code];
+  if (reason !== undefined) message += ` (${reason})`;
+  if (detail !== "") message += `: ${detail}`;
+  return {
+    code: verdict.code,
+    retryable: RETRYABLE.has(verdict.code),
+    message: capText(message, max),
+    kind: verdict.code.startsWith("protocol/") ? "protocol" : "tool",
+  };
+}
+
+/** `shape()` options plus `describeError()` options. */
+export type ShapeErrorOptions = ShapeOptions & DescribeErrorOptions;
+
+function sentence(text: string): string {
+  return /[.!?…]$/.test(text) ? text : `${text}.`;
+}
+
+/**
+ * Shapes a thrown error as a tool result: the safe description (code, message, whether retrying
+ * may help) goes through `shape()` like any result (fenced, within `maxTokens`), and the result
+ * has `status: "error"` and `meta.error` `{ code, message, retryable, kind }`. `toMcp()` of it
+ * sets `isError: true`; the other adapters mark it as an error the same way.
+ *
+ * @example
+ * try {
+ *   return toMcp(await shapeTool(await runQuery(args)));
+ * } catch (error) {
+ *   return toMcp(await shapeError(error, { tool: "sql" })); // isError: true, nothing internal leaks
+ * }
+ */
+export async function shapeError(error: unknown, options: ShapeErrorOptions = {}): Promise<Shaped> {
+  const safe = describeError(error, options);
+  const { kind: _kind, code: _code, maxMessageLength: _max, ...shapeOptions } = options;
+  const heading =
+    safe.kind === "protocol"
+      ? `Call rejected (${safe.code}): ${sentence(safe.message)}`
+      : `Tool error (${safe.code}): ${sentence(safe.message)}`;
+  const advice = safe.retryable
+    ? "Retrying the same call later may help."
+    : safe.kind === "protocol"
+      ? "Retrying the same call will not help; check the tool name and arguments against the tool list."
+      : "Retrying the same call will not help; change the call or try another way.";
+  const shaped = await shape(`${heading}\n${advice}`, shapeOptions);
+  return {
+    ...shaped,
+    status: "error",
+    meta: {
+      ...shaped.meta,
+      error: { code: safe.code, message: safe.message, retryable: safe.retryable, kind: safe.kind },
+    },
+  };
+}
