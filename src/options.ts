@@ -1,5 +1,6 @@
 import { AirlockError } from "./errors.js";
 import type { TokenCounter, TokenizerName } from "./fit/tokenizer.js";
+import { applySpotlight, DEFAULT_DATAMARK, type SpotlightMode } from "./fence/spotlight.js";
 import type { FingerprintKey } from "./redact/fingerprint.js";
 import { createRedactor, type RedactOptions, type Redactor } from "./redact/redact.js";
 
@@ -72,6 +73,14 @@ export interface ShapeOptions {
   readonly redact?: boolean | ShapeRedactOptions;
   /** Remove invisible and control characters (bidi, zero-width, tags, C0/C1) and NFC-normalise. Default true. */
   readonly invisible?: boolean;
+  /**
+   * How the untrusted text is marked (Spotlighting): `fence` (default) only fences it, `datamark`
+   * also joins its words with a marker character, `base64` encodes it. Give the model the matching
+   * `spotlightInstruction(mode)` in the system prompt.
+   */
+  readonly spotlight?: SpotlightMode;
+  /** The datamark character for `spotlight: "datamark"`. Default `¤` (U+00A4, one token). */
+  readonly datamark?: string;
 }
 
 /** Options after validation, with defaults filled in. */
@@ -88,6 +97,8 @@ export interface CompiledOptions {
   readonly redactor: Redactor | undefined;
   readonly fingerprintKey: FingerprintKey | undefined;
   readonly invisible: boolean;
+  readonly spotlight: SpotlightMode;
+  readonly datamark: string;
 }
 
 export const DEFAULT_MAX_TOKENS = 4000;
@@ -147,5 +158,17 @@ export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
     redactor: redaction === false ? undefined : createRedactor(redaction === true ? {} : redaction),
     fingerprintKey: typeof redaction === "object" ? redaction.fingerprintKey : undefined,
     invisible: options.invisible ?? true,
+    ...spotlighting(options),
   });
+}
+
+function spotlighting(options: ShapeOptions): { spotlight: SpotlightMode; datamark: string } {
+  const spotlight = options.spotlight ?? "fence";
+  const datamark = options.datamark ?? DEFAULT_DATAMARK;
+  if (spotlight !== "fence" && spotlight !== "datamark" && spotlight !== "base64") {
+    fail(`spotlight must be "fence", "datamark" or "base64" (got ${String(spotlight)})`);
+  }
+  // The marker is checked once here, not on every result.
+  applySpotlight("datamark", "a b", datamark);
+  return { spotlight, datamark };
 }

@@ -1,5 +1,6 @@
 import { AirlockError, type ShapedErrorCode } from "./errors.js";
-import { type Fitted, fitToBudget } from "./fit/fit.js";
+import { applySpotlight } from "./fence/spotlight.js";
+import { type FitRequest, type Fitted, fitToBudget } from "./fit/fit.js";
 import { type ResolvedTokenizer, resolveTokenizer } from "./fit/tokenizer.js";
 import {
   type ByteBudget,
@@ -24,6 +25,7 @@ import { engineOf } from "./redact/redact.js";
 import { createTextFilter } from "./redact/stream.js";
 import { commandHeader, commandOutcome, httpHeader } from "./render/markers.js";
 import { collect } from "./render/render.js";
+import { scrubMessage } from "./scrub/scrub.js";
 import type { Cut, SectionMeta, Shaped, ShapedMeta, ShapedStatus } from "./types.js";
 
 /** A compiled shaper: options are validated once, the tokenizer is loaded once. */
@@ -106,11 +108,17 @@ function readContext(
 function filtering(options: CompiledOptions): Pick<ReadContext, "filter" | "scrub"> {
   const { redactor, invisible } = options;
   const engine = redactor ? engineOf(redactor) : undefined;
-  if (engine === undefined && !invisible) return {};
+  // A failed source's message is ours to report: it loses stack frames, paths, hosts and
+  // secrets whatever the options say (and the host's own rules apply on top).
+  const scrub = (text: string): string => {
+    const safe = scrubMessage(text) || "the source failed";
+    return redactor ? redactor(safe).text : safe;
+  };
+  if (engine === undefined && !invisible) return { scrub };
   const keepValues = options.fingerprintKey !== undefined ? MAX_FINGERPRINTS : 0;
   return {
     filter: () => createTextFilter({ ...(engine ? { engine } : {}), invisible, keepValues }),
-    ...(redactor ? { scrub: (text: string) => redactor(text).text } : {}),
+    scrub,
   };
 }
 
@@ -296,7 +304,7 @@ async function run(
       untrusted: options.untrusted,
       tool: options.tool,
       capacity: capacityOf(options),
-      ...(options.redactor ? { present: lastPass(options.redactor) } : {}),
+      ...presentation(options),
     },
     tokenizer,
   );
@@ -305,11 +313,22 @@ async function run(
 }
 
 /**
- * The last redaction pass, over the body as shown: markers and the joins between kept lines are
- * redacted as well, so nothing assembled from kept pieces can spell a secret.
+ * What happens to a body on its way out: the last redaction pass (markers and the joins between
+ * kept lines are redacted too, so nothing assembled from kept pieces can spell a secret), then
+ * spotlighting.
  */
-function lastPass(redactor: NonNullable<CompiledOptions["redactor"]>): (body: string) => string {
-  return (body) => redactor(body).text;
+function presentation(options: CompiledOptions): Pick<FitRequest, "present" | "estimate"> {
+  const { redactor, spotlight, datamark } = options;
+  const spot =
+    spotlight === "fence" ? undefined : (text: string) => applySpotlight(spotlight, text, datamark);
+  if (redactor === undefined && spot === undefined) return {};
+  return {
+    present: (body) => {
+      const clean = redactor ? redactor(body).text : body;
+      return spot ? spot(clean) : clean;
+    },
+    ...(spot ? { estimate: spot } : {}),
+  };
 }
 
 type FilterMeta = Pick<ShapedMeta, "redactions" | "invisible">;
@@ -416,6 +435,10 @@ function result(
       : {}),
     ...(plan.httpStatus !== undefined ? { httpStatus: plan.httpStatus } : {}),
     ...filtered,
+    spotlight:
+      options.spotlight === "datamark"
+        ? { mode: "datamark", marker: options.datamark }
+        : { mode: options.spotlight },
     ...(plan.error ? { error: plan.error } : {}),
   };
   return { text: fitted.text, status, meta };

@@ -1,4 +1,5 @@
 import type { ShapedErrorCode } from "./errors.js";
+import type { SpotlightMode } from "./fence/spotlight.js";
 import type { InvisibleCounts } from "./redact/invisible.js";
 
 /** What `shape()` returns: exactly what the model reads, plus an audit of how it was made. */
@@ -111,6 +112,8 @@ export interface ShapedMeta {
     readonly rules: Readonly<Record<string, number>>;
     readonly fingerprints?: ReadonlyArray<{ readonly rule: string; readonly fingerprint: string }>;
   };
+  /** How the text is marked as untrusted (the `spotlight` option), and the datamark in use. */
+  readonly spotlight: { readonly mode: SpotlightMode; readonly marker?: string };
   /** Invisible and control characters removed, by class; absent when `invisible: false`. */
   readonly invisible?: InvisibleCounts & { readonly count: number };
   /** Why `status` is `error`, when it is. */

@@ -31,6 +31,11 @@ export interface FitRequest {
    * spotlighting transform), so the count is of what the model reads.
    */
   readonly present?: (body: string) => string;
+  /**
+   * The same transform for one line, when it changes token counts (datamarking, base64): per-line
+   * estimates are made on the transformed line. The exact count is always of the presented body.
+   */
+  readonly estimate?: (line: string) => string;
 }
 
 export interface Fitted {
@@ -80,6 +85,11 @@ const RESCALE_PROBES = 5;
 export async function fitToBudget(req: FitRequest, tokenizer: ResolvedTokenizer): Promise<Fitted> {
   const max = req.maxTokens;
   const present = req.present ?? ((body: string) => body);
+  const transform = req.estimate;
+  const estimator: ResolvedTokenizer =
+    transform === undefined
+      ? tokenizer
+      : { name: tokenizer.name, count: (text: string) => tokenizer.count(transform(text)) };
   const wrap = async (body: string) => {
     const shown = present(body);
     return req.untrusted ? fence(shown, req.tool) : { text: shown, boundary: undefined };
@@ -113,7 +123,7 @@ export async function fitToBudget(req: FitRequest, tokenizer: ResolvedTokenizer)
     const units = sortedUnits(section.kept);
     sorted.set(section, units);
     for (const unit of units)
-      views.set(unit, await viewOf(unit, unit.text, unit.omittedChars, section.name, tokenizer));
+      views.set(unit, await viewOf(unit, unit.text, unit.omittedChars, section.name, estimator));
   }
   const textOf = (unit: Unit): string => views.get(unit)?.text ?? unit.text;
   const tokensOf = (unit: Unit): number => views.get(unit)?.tokens ?? 0;
@@ -140,7 +150,7 @@ export async function fitToBudget(req: FitRequest, tokenizer: ResolvedTokenizer)
     }
     return cuts;
   };
-  const gapCost = await tokenizer.count(
+  const gapCost = await estimator.count(
     `${gapMarker("stdout", 99_999_999, 99_999_999, 99_999_999)}\n`,
   );
   const original = new Map(views);
@@ -152,7 +162,7 @@ export async function fitToBudget(req: FitRequest, tokenizer: ResolvedTokenizer)
 
     // Lines are shortened for this attempt's room; a later attempt starts from the originals.
     for (const [unit, view] of original) views.set(unit, view);
-    await shortenLongLines(views, max - base, tokenizer);
+    await shortenLongLines(views, max - base, estimator);
     const order = rank(
       req.sections.flatMap((s) =>
         s.kept ? [{ kept: s.kept, weight: weightOf(s, req.sections) }] : [],

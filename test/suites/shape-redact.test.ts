@@ -112,6 +112,25 @@ describe("shape redacts before anything is kept", () => {
     expect(shaped.meta.error?.message).toContain("[REDACTED:github_token]");
   });
 
+  it("the error message of a failed stream loses stack frames and paths", async () => {
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.error(
+          new Error(
+            "EACCES: permission denied, open '/home/alice/app/.env'\n    at Object.openSync (node:fs:573:18)",
+          ),
+        );
+      },
+    });
+    const shaped = await shape(stream);
+    for (const where of [shaped.text, shaped.meta.error?.message ?? ""]) {
+      expect(where).not.toContain("/home/alice");
+      expect(where).not.toContain("openSync");
+      expect(where).toContain("permission denied");
+    }
+    expect(shaped.meta.error).toMatchObject({ code: "intake/read-failed", retryable: true });
+  });
+
   it("the last pass redacts what the shaper adds around the content (the next hint)", async () => {
     const shaped = await shape(serviceLog(3000), {
       maxTokens: 300,
