@@ -76,11 +76,12 @@ async function headTail(total, sample, keep = 40) {
   return [...head, ...tail].join("\n").includes(FATAL);
 }
 
-async function shapePass(total, sample) {
+async function shapePass(total, sample, extra = {}) {
   const shaped = await shape(logStream(chunks, total, total / 2, sample), {
     maxTokens: 2000,
     maxBytes: 4 * 1024 ** 3,
     untrusted: false,
+    ...extra,
   });
   return shaped.text.includes(FATAL);
 }
@@ -95,13 +96,17 @@ for (const total of sizes) {
   const decode = await measure("decode", (sample) => decodePass(total, sample));
   const peer = await measure("head+tail", (sample) => headTail(total, sample));
   const ours = await measure("shape", (sample) => shapePass(total, sample));
+  // The same without the redact stage (no secret rules, no invisible-character pass): its cost.
+  const bare = await measure("shape, no redact", (sample) =>
+    shapePass(total, sample, { redact: false, invisible: false }),
+  );
   console.log(`\n${mb(total)} MiB of log (${chunks[0].byteLength} B chunks, ~120 B lines)`);
-  for (const r of [decode, peer, ours]) {
+  for (const r of [decode, peer, ours, bare]) {
     const rate = total / 1024 ** 2 / r.seconds;
     const ratio = decode.seconds / r.seconds;
     const kept = r.kept === null ? "" : `  planted FATAL kept: ${r.kept ? "yes" : "no"}`;
     console.log(
-      `  ${r.name.padEnd(10)} ${rate.toFixed(0).padStart(6)} MiB/s  ${(ratio * 100).toFixed(0).padStart(3)}% of decode` +
+      `  ${r.name.padEnd(17)} ${rate.toFixed(0).padStart(6)} MiB/s  ${(ratio * 100).toFixed(0).padStart(3)}% of decode` +
         `  peak ${mb(r.peak).padStart(6)} MiB  retained ${mb(r.retained).padStart(5)} MiB${kept}`,
     );
   }

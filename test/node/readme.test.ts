@@ -34,6 +34,19 @@ describe("README", () => {
         .map((c) => c.trim())
         .slice(1, 4),
     ).toEqual(cells);
+    // Redaction, invisible removal and the spotlight mode: the table's defaults are the code's.
+    const { compileOptions } = await import("../../src/options.js");
+    const compiled = compileOptions({});
+    const defaultOf = (option: string) =>
+      readme
+        .split("\n")
+        .find((l) => l.startsWith(`| \`${option}\``))
+        ?.split(/(?<!\\)\|/)[3]
+        ?.trim();
+    expect(defaultOf("redact")).toBe(`\`${compiled.redactor !== undefined}\``);
+    expect(defaultOf("invisible")).toBe(`\`${compiled.invisible}\``);
+    expect(defaultOf("spotlight")).toBe(`\`"${compiled.spotlight}"\``);
+    expect(defaultOf("datamark")).toBe(`\`"${compiled.datamark}"\``);
     expect(readme).toContain(`\`${DEFAULT_MAX_BYTES}\` (256 MiB)`);
     expect(readme).toContain(`\`${DEFAULT_HASH_LIMIT}\` (16 MiB)`);
   });
