@@ -1,4 +1,5 @@
 import { AirlockError } from "../errors.js";
+import { createKeywordScanner, type Keyword } from "./keywords.js";
 import { PATH_RULES, PII_RULES, tenantRule } from "./optional.js";
 import { EXAMPLE_VALUES, PLACEHOLDER_VALUES, SECRET_RULES, type SecretRule } from "./rules.js";
 
@@ -61,24 +62,6 @@ interface Compiled {
 const MAX_PEM = 64 * 1024;
 const PEM_BEGIN = "-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----";
 
-/**
- * A keyword that contains another one is not scanned for: its rules go to the shorter keyword,
- * which finds every line it is on. Fewer alternatives make the one prefilter scan faster.
- */
-function absorbLongerKeywords(table: Map<string, Compiled[]>): void {
-  const keys = [...table.keys()].sort((a, b) => a.length - b.length);
-  for (const [i, long] of keys.entries()) {
-    const short = keys.slice(0, i).find((k) => table.has(k) && long.includes(k));
-    if (short === undefined) continue;
-    table.set(short, [...new Set([...(table.get(short) ?? []), ...(table.get(long) ?? [])])]);
-    table.delete(long);
-  }
-}
-
-function escapeLiteral(literal: string): string {
-  return literal.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-}
-
 /** Shannon entropy in bits a character. */
 function entropy(value: string): number {
   const counts = new Map<string, number>();
@@ -122,21 +105,25 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
       );
     }
   });
-  // Keywords to rules, in two prefilters: exact case, and any case for rules that ignore it.
-  const exact = new Map<string, Compiled[]>();
-  const folded = new Map<string, Compiled[]>();
+  // Keywords to the rules they call for; one scanner finds them all.
+  const byKeyword = new Map<string, { keyword: Keyword; rules: Compiled[] }>();
   for (const c of compiled) {
     for (const k of c.rule.keywords) {
-      const map = c.rule.ignoreCase ? folded : exact;
-      const key = c.rule.ignoreCase ? k.toLowerCase() : k;
-      map.set(key, [...(map.get(key) ?? []), c]);
+      if (!/^[\x20-\x7e]+$/.test(k)) {
+        throw new AirlockError(
+          "options/invalid",
+          `redact: rule "${c.rule.id}" has a keyword that is not printable ASCII`,
+        );
+      }
+      const fold = c.rule.ignoreCase === true;
+      const key = `${fold ? "i" : "s"}:${fold ? k.toLowerCase() : k}`;
+      const entry = byKeyword.get(key) ?? { keyword: { text: k, fold }, rules: [] };
+      entry.rules.push(c);
+      byKeyword.set(key, entry);
     }
   }
-  absorbLongerKeywords(exact);
-  absorbLongerKeywords(folded);
-  const longest = Math.max(0, ...[...exact.keys(), ...folded.keys()].map((k) => k.length));
-  const exactSource = [...exact.keys()].map(escapeLiteral).join("|");
-  const foldedSource = [...folded.keys()].map(escapeLiteral).join("|");
+  const entries = [...byKeyword.values()];
+  const scanner = createKeywordScanner(entries.map((e) => e.keyword));
   const known = (options.knownValues ?? []).filter((v) => typeof v === "string" && v.length >= 6);
   const keepExamples = options.keepExamples ?? false;
 
@@ -146,39 +133,6 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
       // Lines with keyword hits, and the rules their keywords call for: each rule then runs once
       // over each such line, however many hits the line has (so the work stays linear).
       const lines = new Map<number, { end: number; rules: Set<Compiled> }>();
-      const scan = (
-        source: string,
-        flags: string,
-        table: Map<string, Compiled[]>,
-        fold: boolean,
-      ) => {
-        if (source === "") return;
-        const prefilter = new RegExp(source, flags);
-        let lineStart = 0;
-        let lineEnd = -1;
-        let entry: { end: number; rules: Set<Compiled> } | undefined;
-        for (let m = prefilter.exec(text); m !== null; m = prefilter.exec(text)) {
-          const at = m.index;
-          // Keywords may overlap ("sk-ant-" and "sk-"): look again one character on.
-          prefilter.lastIndex = at + 1;
-          if (at > lineEnd) {
-            lineStart = text.lastIndexOf("\n", at) + 1;
-            lineEnd = text.indexOf("\n", at);
-            if (lineEnd === -1) lineEnd = text.length;
-            entry = lines.get(lineStart);
-            if (entry === undefined) {
-              entry = { end: lineEnd, rules: new Set() };
-              lines.set(lineStart, entry);
-            }
-          }
-          // Every keyword that starts here counts, not only the one the alternation picked.
-          const here = text.slice(at, at + longest);
-          const probe = fold ? here.toLowerCase() : here;
-          for (const [keyword, rules] of table) {
-            if (probe.startsWith(keyword)) for (const c of rules) entry?.rules.add(c);
-          }
-        }
-      };
       const runRule = (c: Compiled, from: number, to: number) => {
         const region = text.slice(from, to);
         c.pattern.lastIndex = 0;
@@ -207,8 +161,23 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
           });
         }
       };
-      scan(exactSource, "g", exact, false);
-      scan(foldedSource, "gi", folded, true);
+      let lineStart = 0;
+      let lineEnd = -1;
+      let line: { end: number; rules: Set<Compiled> } | undefined;
+      scanner.scan(text, (at, id) => {
+        // A keyword holds no line break, so hits never go back to an earlier line.
+        if (at > lineEnd) {
+          lineStart = text.lastIndexOf("\n", at) + 1;
+          lineEnd = text.indexOf("\n", at);
+          if (lineEnd === -1) lineEnd = text.length;
+          line = lines.get(lineStart);
+          if (line === undefined) {
+            line = { end: lineEnd, rules: new Set() };
+            lines.set(lineStart, line);
+          }
+        }
+        for (const c of entries[id]?.rules ?? []) line?.rules.add(c);
+      });
       for (const [start, { end, rules }] of lines) for (const c of rules) runRule(c, start, end);
       findPrivateKeys(text, spans, state);
       for (const value of known) {
