@@ -84,9 +84,14 @@ function buildScanner(keywords: readonly Keyword[]): KeywordScanner {
       queue.push(next);
     }
   }
-  const output: Array<readonly number[] | undefined> = ends.map((e) =>
-    e.length > 0 ? e : undefined,
-  );
+  // Upper-case letters step like lower-case ones: the scan needs no folding of its own.
+  for (let s = 0; s < states; s++) {
+    const row = s * ALPHABET;
+    for (let c = 65; c <= 90; c++) delta[row + c] = delta[row + c + 32] as number;
+  }
+  const accepts = new Uint8Array(states);
+  for (let s = 0; s < states; s++) accepts[s] = (ends[s]?.length ?? 0) > 0 ? 1 : 0;
+  const output = ends;
   const lengths = keywords.map((k) => k.text.length);
 
   return {
@@ -94,10 +99,9 @@ function buildScanner(keywords: readonly Keyword[]): KeywordScanner {
       let state = 0;
       for (let i = 0; i < text.length; i++) {
         const c = text.charCodeAt(i);
-        state = c < ALPHABET ? (delta[state * ALPHABET + lower(c)] as number) : 0;
-        const found = output[state];
-        if (found === undefined) continue;
-        for (const id of found) {
+        state = c < ALPHABET ? (delta[state * ALPHABET + c] as number) : 0;
+        if (accepts[state] === 0) continue;
+        for (const id of output[state] as number[]) {
           const start = i + 1 - (lengths[id] as number);
           const k = keywords[id] as Keyword;
           if (k.fold || text.startsWith(k.text, start)) hit(start, id);
