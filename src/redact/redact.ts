@@ -56,6 +56,7 @@ export type Redactor = (text: string) => Redacted;
 interface Compiled {
   readonly rule: SecretRule;
   readonly pattern: RegExp;
+  readonly reject: RegExp | undefined;
 }
 
 /** A PEM block longer than this is not a key (and the search for its end stops here). */
@@ -94,7 +95,14 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
       throw new AirlockError("options/invalid", `redact: rule "${rule.id}" has no keywords`);
     }
     try {
-      return { rule, pattern: new RegExp(rule.pattern, rule.ignoreCase ? "gi" : "g") };
+      return {
+        rule,
+        pattern: new RegExp(rule.pattern, rule.ignoreCase ? "gi" : "g"),
+        reject:
+          rule.reject === undefined
+            ? undefined
+            : new RegExp(rule.reject, rule.ignoreCase ? "i" : ""),
+      };
     } catch (cause) {
       throw new AirlockError(
         "options/invalid",
@@ -144,6 +152,7 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
           const value = c.rule.group !== undefined ? m[c.rule.group] : m[0];
           if (value === undefined || value === "") continue;
           if (PLACEHOLDER_VALUES.test(value)) continue;
+          if (c.reject?.test(value)) continue;
           if (keepExamples && EXAMPLE_VALUES.has(value)) continue;
           if (
             c.rule.minEntropy !== undefined &&
@@ -180,6 +189,7 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
       });
       for (const [start, { end, rules }] of lines) for (const c of rules) runRule(c, start, end);
       findPrivateKeys(text, spans, state);
+      if (!disabled.has("named_secret")) findNamedSecrets(text, spans);
       for (const value of known) {
         for (let i = text.indexOf(value); i !== -1; i = text.indexOf(value, i + value.length)) {
           spans.push({ rule: "known_value", start: i, end: i + value.length, generality: 0 });
@@ -256,6 +266,34 @@ function findPrivateKeys(text: string, spans: Span[], state: RedactState | undef
     orphanFrom = last;
   }
   markOrphanEnds(text, orphanFrom, text.length, spans);
+}
+
+/**
+ * A `name` field that names a secret and the `value` field after it, on the same line or the
+ * next: HAR headers and cookies (`{"name": "Authorization", "value": "Basic …"}`), Kubernetes env
+ * (`- name: DB_PASSWORD` then `value: …`), Terraform and CI variable lists.
+ */
+const NAMED =
+  /(?:^|[\s{,[-])["']?name["']?\s*[:=]\s*["']?([A-Za-z0-9_.-]{1,100})["']?[ \t]*,?[ \t]*(?:\r?\n[ \t]*(?:-[ \t]*)?)?["']?value["']?\s*[:=][ \t]*(?:"((?:[^"\\\r\n]|\\.){1,4096})"|'([^'\r\n]{1,4096})'|([^\s"'{[][^\r\n]{0,4095}))/gi;
+const SECRET_NAME =
+  /pass|secret|token|key|auth|cookie|session|sess\b|sid\b|credential|private|signature/i;
+const NOT_SECRET_NAME = /public|_id$|keyid$|\bid$|type$|expir|path$|url$|name$/i;
+
+function findNamedSecrets(text: string, spans: Span[]): void {
+  if (!/name/i.test(text) || !/value/i.test(text)) return;
+  NAMED.lastIndex = 0;
+  for (let m = NAMED.exec(text); m !== null; m = NAMED.exec(text)) {
+    const name = m[1] ?? "";
+    const quoted = m[4] === undefined;
+    const raw = m[2] ?? m[3] ?? m[4] ?? "";
+    // An unquoted value runs to the end of the line, less trailing spaces.
+    const value = quoted ? raw : raw.trimEnd();
+    if (!SECRET_NAME.test(name) || NOT_SECRET_NAME.test(name)) continue;
+    if (value.length < 6 || PLACEHOLDER_VALUES.test(value) || entropy(value) < 2.5) continue;
+    const end = m.index + m[0].length - (quoted ? 1 : raw.length - value.length);
+    const start = end - value.length;
+    spans.push({ rule: "named_secret", start, end: start + value.length, generality: 2 });
+  }
 }
 
 /** END lines in `text[from, to)` with no BEGIN before them: the key material before each goes. */

@@ -23,6 +23,11 @@ export interface SecretRule {
   /** Minimum Shannon entropy (bits a character) of the secret, for generic rules. */
   readonly minEntropy?: number;
   /**
+   * Values that are not secrets though the pattern takes them (code, references): a pattern
+   * tested against the value (with the rule's `ignoreCase`). Keep it linear like `pattern`.
+   */
+  readonly reject?: string;
+  /**
    * How generic the rule is: 0 (default) for a token format, 1 for a carrier (URL, header,
    * query string), 2 for a key name. When rules find the same secret, the most specific names it.
    */
@@ -193,7 +198,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     id: "connection_string_password",
     keywords: ["password=", "pwd="],
-    pattern: String.raw`(?:^|[;\s"'])(?:password|pwd)=([^;"'\s]{3,})`,
+    // `Pwd=` only inside a connection string (after `;`): `PWD=/app` is every shell's directory.
+    pattern: String.raw`(?:(?:^|[;\s"'])password|;\s*pwd)=([^;"'\s]{3,})`,
     ignoreCase: true,
     group: 1,
     generality: 1,
@@ -1245,6 +1251,26 @@ export const SECRET_RULES: readonly SecretRule[] = [
     group: 1,
     minEntropy: 3,
     generality: 2,
+    // Code and references name a secret without holding it: a call, a lookup (`process.env.X`,
+    // `var.token`, `std::env`), another assignment (`prompt=12`), an ARN, a token type.
+    reject: String.raw`[()]|^(?:process|os|sys|System|std|env|ENV|var|local|data|module|self|this|args|params|config|settings|secrets|vars|inputs|ctx|context|Deno)(?:\.|::|\[)|^[A-Za-z_][\w.-]*=[^=]|^(?:arn:|[a-z]{2}(?:-gov)?-[a-z]+-\d:\d{12}:)|^(?:bearer|basic|mac|jwt)(?:&|$)`,
+  },
+  {
+    id: "session_cookie",
+    keywords: ["session=", "sess=", "sid="],
+    // A session cookie outside a Cookie header: `document.cookie`, a cookie jar, a log line.
+    pattern: String.raw`(?:session|sess|sid)=([A-Za-z0-9%._~+/-]{16,512}=*)`,
+    ignoreCase: true,
+    group: 1,
+    minEntropy: 3,
+    generality: 1,
+  },
+  {
+    id: "azure_storage_key",
+    keywords: ['"value"'],
+    // `az storage account keys list`: the key (64 bytes, base64) in a `"value"` field.
+    pattern: String.raw`"value"\s*:\s*"([A-Za-z0-9+/]{86}==)"`,
+    group: 1,
   },
 ];
 

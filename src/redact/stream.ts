@@ -37,6 +37,8 @@ export interface FilterOptions {
 const CARRY_MAX = 64 * 1024;
 /** ...each piece seen with this much of what follows it, so a match across the seam is whole. */
 const LOOKAHEAD = 4096;
+/** The most of the previous line read again in front of the next piece. */
+const CONTEXT = 1024;
 /** A token cut by the byte cap, at least this long, is removed: it may be part of a secret. */
 const CUT_TOKEN = /[A-Za-z0-9+/=_.~%-]{12,}$/;
 
@@ -73,9 +75,32 @@ export function createTextFilter(options: FilterOptions): TextFilter {
     return apply(text, spans).text;
   }
 
+  /**
+   * The last line already passed on (as redacted), read again in front of the next lines: a
+   * secret whose name is on one line and value on the next (`- name: DB_PASSWORD` / `value: …`)
+   * may straddle two pieces. Only what follows it is redacted and passed on.
+   */
+  let context = "";
+
   function redactLines(text: string): string {
     if (engine === undefined || text.length === 0) return text;
-    return redactPiece(text, engine.find(text, state));
+    const all = context + text;
+    const skip = context.length;
+    const spans: Span[] = [];
+    for (const s of engine.find(all, state)) {
+      if (s.end <= skip) continue;
+      const clipped = s.start < skip;
+      spans.push({
+        ...s,
+        start: Math.max(0, s.start - skip),
+        end: s.end - skip,
+        ...(clipped ? { continued: true } : {}),
+      });
+    }
+    const out = redactPiece(text, spans);
+    const last = out.lastIndexOf("\n", out.length - 2) + 1;
+    context = out.endsWith("\n") ? out.slice(Math.max(last, out.length - CONTEXT)) : "";
+    return out;
   }
 
   /** Redacts the head of an over-long line, leaving a tail that no match crosses into. */

@@ -137,6 +137,23 @@ describe("redactWithFingerprints", () => {
   });
 });
 
+describe("redact: name/value pairs are linear on pathological input", () => {
+  const MB = 1 << 20;
+  const inputs: Array<[string, string]> = [
+    ["names without values", '"name": "token", '.repeat(MB / 17)],
+    ["values without closing quotes", `name: token\nvalue: "${"a".repeat(MB)}`],
+    ["one long unquoted value", `name=secret value=${"b ".repeat(MB / 2)}`],
+    ["alternating pairs", "name: key value: x".repeat(MB / 18)],
+  ];
+  for (const [title, input] of inputs) {
+    it(title, { timeout: 20_000 }, () => {
+      const started = performance.now();
+      redact(input);
+      expect(performance.now() - started).toBeLessThan(3000);
+    });
+  }
+});
+
 describe("redact: optional rules are linear on pathological input", () => {
   const MB = 1 << 20;
   for (const rule of [...PATH_RULES, ...PII_RULES]) {

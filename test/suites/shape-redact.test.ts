@@ -72,6 +72,18 @@ describe("shape redacts before anything is kept", () => {
     }
   });
 
+  it("a name and value on two lines are caught wherever a chunk splits them", async () => {
+    const value = "q8Zr2LmN4vPx7TbK1wYs";
+    const text = `env:\n  - name: DB_PASSWORD\n    value: "${value}"\n  - name: LOG_LEVEL\n`;
+    const bytes = bytesOf(text);
+    for (let at = 1; at < bytes.byteLength; at++) {
+      const { stream } = chunkedStream([bytes.subarray(0, at), bytes.subarray(at)]);
+      const shaped = await shape(stream, { untrusted: false });
+      expect(shaped.text, `split at ${at}`).not.toContain(value.slice(0, 12));
+      expect(shaped.meta.redactions?.rules.named_secret, `split at ${at}`).toBe(1);
+    }
+  });
+
   it("a private key streamed one byte at a time is still one finding", async () => {
     const pem = `-----BEGIN RSA PRIVATE KEY-----\n${"QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo=\n".repeat(25)}-----END RSA PRIVATE KEY-----\nINFO after`;
     const { stream } = chunkedStream(split(bytesOf(pem), 1));
