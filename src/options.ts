@@ -1,6 +1,6 @@
 import { AirlockError } from "./errors.js";
-import type { TokenCounter, TokenizerName } from "./fit/tokenizer.js";
 import { applySpotlight, DEFAULT_DATAMARK, type SpotlightMode } from "./fence/spotlight.js";
+import type { TokenCounter, TokenizerName } from "./fit/tokenizer.js";
 import type { FingerprintKey } from "./redact/fingerprint.js";
 import { createRedactor, type RedactOptions, type Redactor } from "./redact/redact.js";
 

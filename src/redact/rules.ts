@@ -1259,7 +1259,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     id: "session_cookie",
     keywords: ["session=", "sess=", "sid="],
     // A session cookie outside a Cookie header: `document.cookie`, a cookie jar, a log line.
-    pattern: String.raw`(?:session|sess|sid)=([A-Za-z0-9%._~+/-]{16,512}=*)`,
+    pattern: `(?:session|sess|sid)=([A-Za-z0-9%._~+/-]{16,512}=*)`,
     ignoreCase: true,
     group: 1,
     minEntropy: 3,
