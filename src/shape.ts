@@ -204,12 +204,14 @@ async function read(input: ShapeInput, options: CompiledOptions): Promise<Plan> 
     const budget = createByteBudget(options.maxBytes);
     const section = await readSection("text", body, readContext(options, budget, contentType));
     const failed = !input.ok;
+    // The reason phrase comes from the server: it is content, and is cleaned like content.
+    const statusText = scrubMessage(input.statusText);
     const error: PlanError | undefined = section.error
       ? readError(section.error)
       : failed
         ? {
             code: "tool/http-error",
-            message: `HTTP ${input.status} ${input.statusText}`.trim(),
+            message: `HTTP ${input.status} ${statusText}`.trim(),
             retryable: RETRYABLE_HTTP.has(input.status) || input.status >= 500,
             kind: "tool",
           }
@@ -217,7 +219,7 @@ async function read(input: ShapeInput, options: CompiledOptions): Promise<Plan> 
     return {
       kind: section.binary ? "binary" : "text",
       sections: [section],
-      header: failed ? [httpHeader(input.status, input.statusText)] : [],
+      header: failed ? [httpHeader(input.status, statusText)] : [],
       labelled: false,
       failed: failed || section.error !== undefined,
       httpStatus: input.status,

@@ -10,6 +10,17 @@ const ANSI = new RegExp(
   "g",
 );
 
+/** One complete escape sequence (an OSC with its terminator), matched where `lastIndex` says. */
+export const WHOLE_ESCAPE = new RegExp(
+  [
+    String.raw`\x1b\[[0-?]*[ -/]*[@-~]`,
+    String.raw`\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)`,
+    String.raw`\x1b[@-Z\\-_]`,
+    String.raw`\x9b[0-?]*[ -/]*[@-~]`,
+  ].join("|"),
+  "y",
+);
+
 /** Removes terminal colour and cursor sequences. */
 export function stripAnsi(line: string): string {
   return line.replace(ANSI, "");

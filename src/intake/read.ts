@@ -101,7 +101,7 @@ export async function readSection(
         message: `intake: reading ${name} failed: ${detail}`,
         detail,
       };
-      await src.cancel().catch(() => undefined);
+      stop(src);
       return undefined;
     }
     if (chunk === undefined) {
@@ -111,7 +111,7 @@ export async function readSection(
     const allowed = allowance(ctx.budget, name);
     if (allowed <= 0) {
       capped = true;
-      await src.cancel();
+      stop(src);
       return undefined;
     }
     if (chunk.byteLength > allowed) {
@@ -126,7 +126,7 @@ export async function readSection(
     if (reservation !== undefined)
       ctx.budget.reserved.set(name, Math.max(0, reservation - chunk.byteLength));
     bytes += chunk.byteLength;
-    if (capped) await src.cancel();
+    if (capped) stop(src);
     return chunk;
   }
 
@@ -189,7 +189,7 @@ export async function readSection(
       held.push(chunk);
       heldBytes += chunk.byteLength;
     }
-    if (!exhausted) await src.cancel();
+    if (!exhausted) stop(src);
     const sha256 = exhausted ? await sha256Hex(concat(held, heldBytes)) : undefined;
     const known = src.size !== undefined;
     const binary = {
@@ -216,7 +216,20 @@ function concat(chunks: readonly Uint8Array[], limit: number): Uint8Array {
   return out;
 }
 
+/** What a failure says, whatever was thrown (a throwing getter, an object without a prototype). */
 function describe(cause: unknown): string {
-  if (cause instanceof Error) return cause.message;
-  return String(cause);
+  try {
+    if (cause instanceof Error) return String(cause.message);
+    return String(cause);
+  } catch {
+    return "the source failed";
+  }
+}
+
+/**
+ * Cancels a source without waiting for it: a source whose cancel never settles must not hang
+ * the shaping (reading has stopped either way), and a cancel that fails changes nothing.
+ */
+function stop(src: { cancel(): Promise<void> }): void {
+  src.cancel().catch(() => undefined);
 }

@@ -12,7 +12,12 @@ export interface InvisibleCounts {
   tag: number;
   /** C0 and C1 control characters other than tab, line feed and carriage return, and DEL. */
   control: number;
-  /** Other invisibles: soft hyphen, combining grapheme joiner, Hangul fillers, supplementary variation selectors. */
+  /**
+   * Other invisibles: soft hyphen, combining grapheme joiner, Hangul fillers, invisible math
+   * operators (U+2061–2064), deprecated format characters (U+206A–206F), interlinear annotation
+   * marks (U+FFF9–FFFB), variation selectors (except one that gives an emoji or keycap its
+   * presentation).
+   */
   other: number;
 }
 
@@ -30,7 +35,7 @@ const INVISIBLE = new RegExp(
     String.raw`([\u200B-\u200D\u2060\uFEFF\u180E])`,
     String.raw`([\u{E0000}-\u{E007F}])`,
     String.raw`([\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F])`,
-    String.raw`(\u00AD|\u034F|\u115F|\u1160|\u3164|\uFFA0|[\u{E0100}-\u{E01EF}])`,
+    String.raw`(\u00AD|\u034F|\u115F|\u1160|\u3164|\uFFA0|[\u2061-\u2064\u206A-\u206F\uFFF9-\uFFFB\uFE00-\uFE0F]|[\u{E0100}-\u{E01EF}])`,
   ].join("|"),
   "gu",
 );
@@ -69,7 +74,18 @@ export function stripInvisible(input: string): Cleaned {
         removed.zeroWidth++;
       } else if (tag !== undefined) removed.tag++;
       else if (control !== undefined) removed.control++;
-      else removed.other++;
+      else {
+        // A variation selector after an emoji or a keycap base picks its presentation: it stays.
+        if (
+          match >= "\uFE00" &&
+          match <= "\uFE0F" &&
+          (PICTOGRAPH.test(input.slice(Math.max(0, offset - 2), offset)) ||
+            /[#*0-9]$/.test(input.slice(Math.max(0, offset - 1), offset)))
+        ) {
+          return match;
+        }
+        removed.other++;
+      }
       return "";
     },
   );

@@ -63,6 +63,28 @@ interface Compiled {
 const MAX_PEM = 64 * 1024;
 const PEM_BEGIN = "-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----";
 
+/** The secret of a match: the rule's group, or the first group after it that took part. */
+function secretOf(m: RegExpExecArray, group: number | undefined): string | undefined {
+  if (group === undefined) return m[0];
+  for (let k = group; k < m.length; k++) if (m[k] !== undefined) return m[k];
+  return undefined;
+}
+
+/**
+ * Characters of base64url and hex tokens (and with `base64`, of standard base64: `+ / =`, for a
+ * value that already holds them; a user name before `/src` is not base64).
+ */
+function isTokenChar(c: number, base64: boolean): boolean {
+  return (
+    (c >= 48 && c <= 57) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 97 && c <= 122) ||
+    c === 95 ||
+    c === 45 ||
+    (base64 && (c === 43 || c === 47 || c === 61))
+  );
+}
+
 /** Shannon entropy in bits a character. */
 function entropy(value: string): number {
   const counts = new Map<string, number>();
@@ -132,7 +154,11 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
   }
   const entries = [...byKeyword.values()];
   const scanner = createKeywordScanner(entries.map((e) => e.keyword));
-  const known = (options.knownValues ?? []).filter((v) => typeof v === "string" && v.length >= 6);
+  // Values are matched in the text as shaped: NFC, without the line break a file read leaves.
+  const known = (options.knownValues ?? [])
+    .filter((v): v is string => typeof v === "string")
+    .map((v) => v.trim().normalize("NFC"))
+    .filter((v) => v.length >= 6);
   const keepExamples = options.keepExamples ?? false;
 
   const engine: Engine = {
@@ -149,7 +175,7 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
             c.pattern.lastIndex++;
             continue;
           }
-          const value = c.rule.group !== undefined ? m[c.rule.group] : m[0];
+          const value = secretOf(m, c.rule.group);
           if (value === undefined || value === "") continue;
           if (PLACEHOLDER_VALUES.test(value)) continue;
           if (c.reject?.test(value)) continue;
@@ -162,10 +188,17 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
           }
           const offset = c.rule.group !== undefined ? m[0].lastIndexOf(value) : 0;
           const start = from + m.index + offset;
+          // A value longer than its pattern's bound goes on: take the rest of its run too, so
+          // no tail of a long secret is left behind (and the scan resumes after it).
+          let end = start + value.length;
+          const base64 = /[+/]/.test(value);
+          while (end < to && isTokenChar(text.charCodeAt(end), base64)) end++;
+          if (end > start + value.length) c.pattern.lastIndex = end - from;
           spans.push({
             rule: c.rule.id,
             start,
-            end: start + value.length,
+            end,
+            from: from + m.index,
             generality: c.rule.generality ?? 0,
           });
         }
@@ -190,6 +223,8 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
       for (const [start, { end, rules }] of lines) for (const c of rules) runRule(c, start, end);
       findPrivateKeys(text, spans, state);
       if (!disabled.has("named_secret")) findNamedSecrets(text, spans);
+      if (!disabled.has("jwk_private_key")) findJwkKeys(text, spans);
+      if (!disabled.has("private_key")) findEncodedKeys(text, spans);
       for (const value of known) {
         for (let i = text.indexOf(value); i !== -1; i = text.indexOf(value, i + value.length)) {
           spans.push({ rule: "known_value", start: i, end: i + value.length, generality: 0 });
@@ -296,6 +331,50 @@ function findNamedSecrets(text: string, spans: Span[]): void {
   }
 }
 
+/** A JWK's private members, near a `"kty"` (before or after it, over several lines). */
+const JWK_PRIVATE = /"(?:d|p|q|dp|dq|qi|k)"\s{0,5}:\s{0,5}"([A-Za-z0-9_-]{16,8192})"/g;
+const JWK_BEFORE = 4096;
+const JWK_AFTER = 16 * 1024;
+
+function findJwkKeys(text: string, spans: Span[]): void {
+  let scanned = 0;
+  for (let at = text.indexOf('"kty"'); at !== -1; at = text.indexOf('"kty"', at + 5)) {
+    const from = Math.max(scanned, at - JWK_BEFORE);
+    const to = Math.min(text.length, at + JWK_AFTER);
+    if (from >= to) continue;
+    JWK_PRIVATE.lastIndex = 0;
+    const window = text.slice(from, to);
+    for (let m = JWK_PRIVATE.exec(window); m !== null; m = JWK_PRIVATE.exec(window)) {
+      const value = m[1] as string;
+      const start = from + m.index + m[0].lastIndexOf(value);
+      spans.push({ rule: "jwk_private_key", start, end: start + value.length, generality: 0 });
+    }
+    scanned = to;
+  }
+}
+
+/** "-----BEGIN" in base64: a key file encoded whole (kubeconfig `client-key-data`, secrets). */
+const ENCODED_BEGIN = "LS0tLS1CRUdJTi";
+const ENCODED_RUN = /[A-Za-z0-9+/=]{0,65536}/y;
+
+function findEncodedKeys(text: string, spans: Span[]): void {
+  for (let at = text.indexOf(ENCODED_BEGIN); at !== -1; at = text.indexOf(ENCODED_BEGIN, at + 1)) {
+    ENCODED_RUN.lastIndex = at;
+    const run = ENCODED_RUN.exec(text)?.[0] ?? "";
+    // Certificates are encoded the same way and are public: decode the header to tell.
+    let header = "";
+    try {
+      header = atob(run.slice(0, 64));
+    } catch {
+      header = "";
+    }
+    if (/PRIVATE KEY/.test(header)) {
+      spans.push({ rule: "private_key", start: at, end: at + run.length, generality: 0 });
+    }
+    at += Math.max(0, run.length - 1);
+  }
+}
+
 /** END lines in `text[from, to)` with no BEGIN before them: the key material before each goes. */
 function markOrphanEnds(text: string, from: number, to: number, spans: Span[]): void {
   if (text.indexOf("-----END ", from) === -1) return;
@@ -348,6 +427,8 @@ function isBase64(c: number): boolean {
 
 export interface Span extends Finding {
   readonly generality: number;
+  /** Where the whole match began (its key name, say), when that is before `start`. */
+  readonly from?: number;
   /** The rest of a private key that began in an earlier piece of a stream (not a new finding). */
   readonly continued?: boolean;
 }
@@ -389,16 +470,9 @@ export function apply(text: string, spans: readonly Span[]): Redacted {
   for (const s of spans) {
     const tag = `[REDACTED:${s.rule}]`;
     out += text.slice(at, s.start);
-    let from = s.start;
-    for (
-      let nl = text.indexOf("\n", from);
-      nl !== -1 && nl < s.end;
-      nl = text.indexOf("\n", from)
-    ) {
-      out += `${tag}\n`;
-      from = nl + 1;
-    }
-    out += from < s.end ? tag : "";
+    // Only the span is searched for line breaks: one long line with many spans stays linear.
+    const lines = text.slice(s.start, s.end).split("\n");
+    out += lines.map((line, i) => (line === "" && i === lines.length - 1 ? "" : tag)).join("\n");
     at = s.end;
   }
   out += text.slice(at);

@@ -18,7 +18,11 @@ export interface SecretRule {
   /** The pattern; compiled with the `g` flag (and `i` when `ignoreCase`). */
   readonly pattern: string;
   readonly ignoreCase?: boolean;
-  /** Capture group that holds the secret; the whole match when absent. */
+  /**
+   * Capture group that holds the secret (the first group from this one on that took part, so
+   * alternatives such as quoted and unquoted values can each have their own); the whole match
+   * when absent.
+   */
   readonly group?: number;
   /** Minimum Shannon entropy (bits a character) of the secret, for generic rules. */
   readonly minEntropy?: number;
@@ -1206,7 +1210,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     id: "cookie",
     keywords: ["cookie:", "cookie':", 'cookie":'],
     // A header line, or a header in a quoted map (`{'Cookie': '…'}`): the rest of the line.
-    pattern: String.raw`(?:set-)?cookie["']?:\s*([^\r\n]+)`,
+    pattern: String.raw`(?:set-)?cookie["']?:\s*([^\r\n]{1,8192})`,
     ignoreCase: true,
     group: 1,
     generality: 1,
@@ -1246,7 +1250,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
       "access_key",
       "credential",
     ],
-    pattern: String.raw`(?:password|passwd|secret|token|api[_-]?key|private_key|access_key|credentials?)[A-Za-z0-9_.-]{0,40}["']?\s*[:=]\s*["']?([^\s"',;{}\[\]]{6,256})`,
+    // A quoted value runs to its closing quote (passwords hold commas, semicolons, spaces); an
+    // unquoted one stops at a space or a delimiter.
+    pattern: String.raw`(?:password|passwd|secret|token|api[_-]?key|private_key|access_key|credentials?)[A-Za-z0-9_.-]{0,40}["']?\s*[:=]\s*(?:"((?:[^"\\\r\n]|\\.){6,1024})"|'([^'\r\n]{6,1024})'|["']?([^\s"',;{}\[\]]{6,256}))`,
     ignoreCase: true,
     group: 1,
     minEntropy: 3,

@@ -1,4 +1,4 @@
-import { stripAnsi } from "../decode/normalize.js";
+import { stripAnsi, WHOLE_ESCAPE } from "../decode/normalize.js";
 import { type InvisibleCounts, stripInvisible } from "./invisible.js";
 import { apply, type Engine, type RedactState, type Span } from "./redact.js";
 
@@ -36,9 +36,15 @@ export interface FilterOptions {
 /** A line without a newline is redacted in pieces once it is this long... */
 const CARRY_MAX = 64 * 1024;
 /** ...each piece seen with this much of what follows it, so a match across the seam is whole. */
-const LOOKAHEAD = 4096;
-/** The most of the previous line read again in front of the next piece. */
-const CONTEXT = 1024;
+const LOOKAHEAD = 16 * 1024;
+/** An escape sequence (OSC 8 hyperlinks included) is at most this long. */
+const ESCAPE_MAX = 4096;
+/** A line of a PEM body: base64 only, as long as key lines are. */
+const KEY_LINE = /^[A-Za-z0-9+/=]{40,80}$/;
+/** Key lines held back, at most (an 8192-bit RSA key is about 6.5 KiB). */
+const MAX_HELD_KEY = 16 * 1024;
+/** The most of what was passed on that is read again in front of the next piece. */
+const CONTEXT = 2048;
 /** A token cut by the byte cap, at least this long, is removed: it may be part of a secret. */
 const CUT_TOKEN = /[A-Za-z0-9+/=_.~%-]{12,}$/;
 
@@ -52,6 +58,7 @@ export function createTextFilter(options: FilterOptions): TextFilter {
   };
   const state: RedactState = { pem: 0 };
   let carry = "";
+  let pendingEscape = "";
 
   function clean(text: string): string {
     if (!options.invisible) return text;
@@ -76,9 +83,9 @@ export function createTextFilter(options: FilterOptions): TextFilter {
   }
 
   /**
-   * The last line already passed on (as redacted), read again in front of the next lines: a
-   * secret whose name is on one line and value on the next (`- name: DB_PASSWORD` / `value: …`)
-   * may straddle two pieces. Only what follows it is redacted and passed on.
+   * The end of what was already passed on (as redacted), read again in front of the next piece: a
+   * secret whose name is on one line and its value on the next (`- name: DB_PASSWORD` then
+   * `value: …`, a pretty-printed JWK) may straddle two pieces. Only the new text is redacted.
    */
   let context = "";
 
@@ -89,6 +96,7 @@ export function createTextFilter(options: FilterOptions): TextFilter {
     const spans: Span[] = [];
     for (const s of engine.find(all, state)) {
       if (s.end <= skip) continue;
+      // Begun in the context: already redacted there, not a new finding.
       const clipped = s.start < skip;
       spans.push({
         ...s,
@@ -98,12 +106,17 @@ export function createTextFilter(options: FilterOptions): TextFilter {
       });
     }
     const out = redactPiece(text, spans);
-    const last = out.lastIndexOf("\n", out.length - 2) + 1;
-    context = out.endsWith("\n") ? out.slice(Math.max(last, out.length - CONTEXT)) : "";
+    const tail = Math.max(0, out.length - CONTEXT);
+    const lineStart = out.indexOf("\n", tail) + 1;
+    context = out.endsWith("\n") && lineStart > 0 ? out.slice(lineStart) : out.slice(tail);
     return out;
   }
 
-  /** Redacts the head of an over-long line, leaving a tail that no match crosses into. */
+  /**
+   * Redacts the head of an over-long line. The cut is placed where no match (key name included)
+   * crosses it and not inside a token; a match that starts early is taken whole instead, so each
+   * head is at least a quarter of CARRY_MAX and the work stays linear.
+   */
   function redactHead(): string {
     if (engine === undefined) {
       const head = carry;
@@ -112,30 +125,60 @@ export function createTextFilter(options: FilterOptions): TextFilter {
     }
     let at = carry.length - LOOKAHEAD;
     const probe = engine.find(carry, { pem: state.pem });
-    for (const s of probe) if (s.start < at && s.end > at) at = s.start;
-    if (at <= 0) {
-      // A match from the very start runs past the seam: take it whole.
-      at = Math.max(...probe.filter((s) => s.start === 0).map((s) => s.end), LOOKAHEAD);
+    for (let moved = true, rounds = 0; moved && rounds < 4; rounds++) {
+      moved = false;
+      for (const s of probe) {
+        const from = Math.min(s.from ?? s.start, s.start);
+        if (from < at && s.end > at) {
+          at = from > CARRY_MAX / 4 ? from : s.end;
+          moved = true;
+        }
+      }
+    }
+    for (let back = 0; back < 512 && at > CARRY_MAX / 4; back++) {
+      if (!isTokenAt(carry, at - 1) || !isTokenAt(carry, at)) break;
+      at--;
     }
     const head = carry.slice(0, at);
     carry = carry.slice(at);
     return redactLines(head);
   }
 
+  /** Passes on whole lines, and holds the unfinished last line (and trailing key lines). */
+  function take(text: string): string {
+    const nl = text.lastIndexOf("\n");
+    if (nl === -1) {
+      carry += text;
+      return carry.length > CARRY_MAX ? redactHead() : "";
+    }
+    let lines = carry + text.slice(0, nl + 1);
+    carry = text.slice(nl + 1);
+    // Lines of bare key material may be the middle of a private key whose BEGIN line was never
+    // seen (the tail of a file): they wait until a line that is not key material shows whether
+    // an END line closes them.
+    if (engine !== undefined) {
+      const held = keyLinesAtEnd(lines);
+      if (held < lines.length && lines.length - held + carry.length < MAX_HELD_KEY) {
+        carry = lines.slice(held) + carry;
+        lines = lines.slice(0, held);
+      }
+    }
+    return redactLines(lines);
+  }
+
   return {
     stats,
     write(chunk: string): string {
-      const text = clean(chunk);
-      const nl = text.lastIndexOf("\n");
-      if (nl === -1) {
-        carry += text;
-        return carry.length > CARRY_MAX ? redactHead() : "";
-      }
-      const lines = carry + text.slice(0, nl + 1);
-      carry = text.slice(nl + 1);
-      return redactLines(lines);
+      // An escape sequence cut by the chunk's end waits for its end: cleaned in halves, its ESC
+      // would go as a control character and leave "[01;31m" glued to the next token.
+      const input = pendingEscape + chunk;
+      const cut = options.invisible ? unfinishedEscape(input) : -1;
+      pendingEscape = cut === -1 ? "" : input.slice(cut);
+      return take(clean(cut === -1 ? input : input.slice(0, cut)));
     },
     end(cut: boolean): string {
+      const last = pendingEscape === "" ? "" : take(clean(pendingEscape));
+      pendingEscape = "";
       let rest = carry;
       carry = "";
       if (cut && engine !== undefined) {
@@ -146,7 +189,45 @@ export function createTextFilter(options: FilterOptions): TextFilter {
           rest = `${rest.slice(0, start)}[REDACTED:cut_token]`;
         }
       }
-      return redactLines(rest);
+      return last + redactLines(rest);
     },
   };
+}
+
+/** Where an unterminated escape sequence at the end of `text` begins, or -1. */
+function unfinishedEscape(text: string): number {
+  const from = Math.max(0, text.length - ESCAPE_MAX);
+  const at = Math.max(text.lastIndexOf("\x1b"), text.lastIndexOf("\x9b"));
+  if (at < from) return -1;
+  // Sequences never span lines: one with a line break after it is broken, not unfinished.
+  if (text.indexOf("\n", at) !== -1) return -1;
+  WHOLE_ESCAPE.lastIndex = at;
+  return WHOLE_ESCAPE.test(text) ? -1 : at;
+}
+
+/** Where the run of bare key-material lines that ends `text` (after its last newline) begins. */
+function keyLinesAtEnd(text: string): number {
+  let start = text.length;
+  while (start > 0) {
+    const prev = text.lastIndexOf("\n", start - 2) + 1;
+    const line = text.slice(prev, start - 1).replace(/\r$/, "");
+    if (!KEY_LINE.test(line)) break;
+    start = prev;
+    if (text.length - start > MAX_HELD_KEY) break;
+  }
+  return start;
+}
+
+function isTokenAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return (
+    (c >= 48 && c <= 57) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 97 && c <= 122) ||
+    c === 43 ||
+    c === 47 ||
+    c === 61 ||
+    c === 95 ||
+    c === 45
+  );
 }

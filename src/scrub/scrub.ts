@@ -1,3 +1,4 @@
+import { stripAnsi } from "../decode/normalize.js";
 import { stripInvisible } from "../redact/invisible.js";
 import { type RedactOptions, redact } from "../redact/redact.js";
 
@@ -201,7 +202,9 @@ export function capText(text: string, limit: number): string {
  * // "connect ECONNREFUSED <host> <stack>"
  */
 export function scrubMessage(message: string, redaction?: RedactOptions): string {
-  let line = stripInvisible(meaningfulLine(message)).text;
+  // Colour codes go as whole sequences first: an ESC removed alone leaves "[31m" glued to the
+  // next word, which hides a token from the rules.
+  let line = stripInvisible(stripAnsi(meaningfulLine(stripAnsi(message)))).text;
   line = line.replace(/\s+/g, " ").trim();
   if (line.length > WORK_LIMIT) {
     // Cut at a space, so no half token (half a secret, half a path) reaches the patterns.

@@ -19,7 +19,10 @@ function isHidden(cp: number): boolean {
     (cp >= 0x7f && cp <= 0x9f) ||
     cp === 0x00ad ||
     cp === 0x034f ||
-    (cp >= 0xe0100 && cp <= 0xe01ef)
+    (cp >= 0xe0100 && cp <= 0xe01ef) ||
+    (cp >= 0x2061 && cp <= 0x2064) ||
+    (cp >= 0x206a && cp <= 0x206f) ||
+    (cp >= 0xfff9 && cp <= 0xfffb)
   );
 }
 
@@ -43,6 +46,10 @@ describe("invisible characters", () => {
         "coop",
         "other",
       ],
+      ["invisible math operators", "a\u2062b\u2064c", "abc", "other"],
+      ["deprecated format characters", "a\u206Ab\u206Fc", "abc", "other"],
+      ["interlinear annotation marks", "a\uFFF9b\uFFFAc\uFFFBd", "abcd", "other"],
+      ["a variation selector after a letter", "ghp_ab\uFE0Fcd", "ghp_abcd", "other"],
     ];
   for (const [title, input, output, kind] of cases) {
     it(title, () => {
@@ -53,7 +60,7 @@ describe("invisible characters", () => {
   }
 
   it("keeps tabs, newlines, emoji joiners and ordinary text", () => {
-    const text = "col1\tcol2\r\nline 👩\u200D💻 café ✓";
+    const text = "col1\tcol2\r\nline 👩\u200D💻 café ✓ ❤\uFE0F 1\uFE0F\u20E3";
     expect(stripInvisible(text)).toEqual({
       text,
       removed: { bidi: 0, zeroWidth: 0, tag: 0, control: 0, other: 0 },
@@ -78,6 +85,9 @@ describe("invisible characters", () => {
       0x00ad,
       0xe0100,
       0x007f,
+      0x2062,
+      0x206b,
+      0xfff9,
     );
     const piece = fc.oneof(
       fc.string({ maxLength: 8 }),

@@ -329,3 +329,172 @@ describe("shape: properties", () => {
     for (const g of gaps(shaped.text)) expect(g.of).toBe(lines.length);
   });
 });
+
+/** Base64 of `n` pseudo-random bytes (deterministic), as a long secret value. */
+function randomBase64(n: number, seed: number): string {
+  const bytes = new Uint8Array(n);
+  let s = seed;
+  for (let i = 0; i < n; i++) {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    bytes[i] = s >>> 24;
+  }
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
+
+describe("shape: leaks found in review stay closed", () => {
+  it("a value longer than its rule's bound is redacted whole", async () => {
+    for (const [name, value] of [
+      ["SSH_PRIVATE_KEY_B64", randomBase64(1800, 1)],
+      ["GOOGLE_CREDENTIALS", randomBase64(2400, 2)],
+    ] as const) {
+      const shaped = await shape(`${name}=${value}\nINFO next`, { untrusted: false });
+      expect(leaks(shaped.text, value), name).toBe(false);
+      expect(shaped.text).toContain("INFO next");
+    }
+  });
+
+  it("quoted passwords keep their commas, semicolons and spaces inside the redaction", async () => {
+    for (const text of [
+      '{"password": "Xk9mP2v,L8qR4wZ7tQ"}',
+      'DB_PASSWORD="Xk9;mP2vL8qR4wZ7"',
+      "db_password: 'Xk9 mP2v L8qR 4wZ7'",
+    ]) {
+      const shaped = await shape(text, { untrusted: false });
+      expect(shaped.text, text).not.toMatch(/Xk9|L8qR/);
+    }
+  });
+
+  it("colour codes around a token split at any byte do not hide it", async () => {
+    const token = `ghp_${"aB3dE5fG7hJ9".repeat(3)}`;
+    const text = `x\n\x1b[01;31m\x1b[K${token.slice(0, 4)}\x1b[m\x1b[K${token.slice(4)}\ny\n`;
+    const bytes = bytesOf(text);
+    for (let at = 1; at < bytes.byteLength; at++) {
+      const { stream } = chunkedStream([bytes.subarray(0, at), bytes.subarray(at)]);
+      const shaped = await shape(stream, { untrusted: false });
+      expect(leaks(shaped.text, token), `split at ${at}`).toBe(false);
+      expect(shaped.text).not.toContain("[01;31m");
+    }
+  });
+
+  it("a pretty-printed JWK loses its private members", async () => {
+    const d = randomBase64(96, 3).replace(/[+/=]/g, "A");
+    const jwk = JSON.stringify(
+      { kty: "EC", crv: "P-256", x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", d },
+      null,
+      2,
+    );
+    const shaped = await shape(jwk, { untrusted: false });
+    expect(leaks(shaped.text, d)).toBe(false);
+    expect(shaped.text).toContain("f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU");
+  });
+
+  it("a base64-encoded private key is redacted, an encoded certificate is not", async () => {
+    const key = btoa(
+      `-----BEGIN RSA PRIVATE KEY-----\n${randomBase64(600, 4)}\n-----END RSA PRIVATE KEY-----\n`,
+    );
+    const cert = btoa(
+      `-----BEGIN CERTIFICATE-----\n${randomBase64(300, 5)}\n-----END CERTIFICATE-----\n`,
+    );
+    const kubeconfig = `users:\n- name: admin\n  user:\n    client-key-data: ${key}\n    client-certificate-data: ${cert}\n`;
+    const shaped = await shape(kubeconfig, { untrusted: false, maxTokens: 8000 });
+    // Both begin with "-----BEGIN " encoded: the key's own part is what must not survive.
+    expect(leaks(shaped.text, key.slice(16))).toBe(false);
+    expect(shaped.text).toContain(cert);
+  });
+
+  it("a key without its BEGIN line, streamed a line at a time, does not leak", async () => {
+    const body = Array.from({ length: 12 }, (_, i) => randomBase64(48, 10 + i));
+    const lines = ["INFO tail -n 20 key.pem", ...body, "-----END PRIVATE KEY-----", "INFO done"];
+    const { stream } = chunkedStream(lines.map((l) => `${l}\n`));
+    const shaped = await shape(stream, { untrusted: false });
+    for (const line of body) expect(shaped.text).not.toContain(line.slice(0, 24));
+    expect(shaped.text).toContain("INFO done");
+    expect(shaped.meta.redactions?.rules.private_key).toBe(1);
+  });
+
+  it("a secret on a very long line is caught wherever the piece seam falls", async () => {
+    // A 70,000-character chunk without a newline is redacted in pieces; the seam falls a fixed
+    // lookahead before its end (about 53,600 or 65,900 characters in, by version). The key
+    // name, its separator and its value are each cut there in turn.
+    const value = "Xk9mP2vL8qR4wZ7tQ3nB";
+    const prefix = " DB_PASSWORD=";
+    const length = 70_000;
+    for (const seam of [length - 16_384, length - 4096]) {
+      for (let k = 0; k <= prefix.length + 4; k++) {
+        const start = seam - k;
+        const body = `${"x".repeat(start)}${prefix}${value} `;
+        const chunk = body + "y".repeat(length - body.length);
+        const shaped = await shape(chunkedStream([chunk, "\nINFO after\n"]).stream, {
+          untrusted: false,
+          maxTokens: 16_000,
+        });
+        expect(leaks(shaped.text, value), `seam ${seam}, ${k} into the name`).toBe(false);
+      }
+    }
+  });
+
+  it("a coloured token in a failing stream's message is redacted", async () => {
+    const token = `ghp_${"Qw3rTy7uI9oP".repeat(3)}`;
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.error(new Error(`auth failed for token \x1b[31m${token}\x1b[39m`));
+      },
+    });
+    const shaped = await shape(stream);
+    expect(leaks(JSON.stringify(shaped), token)).toBe(false);
+  });
+
+  it("a source whose cancel never settles does not hang the byte cap", async () => {
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        sent++;
+        controller.enqueue(bytesOf("INFO line of output\n".repeat(100)));
+      },
+      cancel() {
+        return new Promise<void>(() => undefined);
+      },
+    });
+    const shaped = await shape(stream, { maxBytes: 10_000 });
+    expect(shaped.meta.sections[0]?.capped).toBe(true);
+    expect(sent).toBeGreaterThan(0);
+  });
+
+  it("a stream failing with something that cannot be printed is still a result", async () => {
+    for (const reason of [
+      Object.create(null),
+      Object.defineProperty(new Error("x"), "message", {
+        get() {
+          throw new Error("getter");
+        },
+      }),
+    ]) {
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.error(reason);
+        },
+      });
+      const shaped = await shape(stream);
+      expect(shaped.status).toBe("error");
+      expect(shaped.meta.error?.code).toBe("intake/read-failed");
+    }
+  });
+
+  it("known values match after NFC and without the line break a file read leaves", async () => {
+    const shaped = await shape("pass Caf\u00e9Secret99 and more", {
+      untrusted: false,
+      redact: { knownValues: ["Cafe\u0301Secret99\n"] },
+    });
+    expect(shaped.text).toBe("pass [REDACTED:known_value] and more");
+  });
+
+  it("an HTTP reason phrase is cleaned before it reaches meta", async () => {
+    const token = `ghp_${"Zx8Cv7Bn6Ma5".repeat(3)}`;
+    const response = new Response("body", { status: 502, statusText: `Bad Gateway ${token}` });
+    const shaped = await shape(response);
+    expect(leaks(JSON.stringify(shaped), token)).toBe(false);
+    expect(shaped.meta.error?.retryable).toBe(true);
+  });
+});
