@@ -306,16 +306,17 @@ function findPrivateKeys(text: string, spans: Span[], state: RedactState | undef
 /**
  * A `name` field that names a secret and the `value` field after it, on the same line or the
  * next: HAR headers and cookies (`{"name": "Authorization", "value": "Basic …"}`), Kubernetes env
- * (`- name: DB_PASSWORD` then `value: …`), Terraform and CI variable lists.
+ * (`- name: DB_PASSWORD` then `value: …`), .NET settings (`<add key="ApiKey" value="…" />`),
+ * Terraform and CI variable lists.
  */
 const NAMED =
-  /(?:^|[\s{,[-])["']?name["']?\s*[:=]\s*["']?([A-Za-z0-9_.-]{1,100})["']?[ \t]*,?[ \t]*(?:\r?\n[ \t]*(?:-[ \t]*)?)?["']?value["']?\s*[:=][ \t]*(?:"((?:[^"\\\r\n]|\\.){1,4096})"|'([^'\r\n]{1,4096})'|([^\s"'{[][^\r\n]{0,4095}))/gi;
+  /(?:^|[\s{,[<-])["']?(?:name|key)["']?\s*[:=]\s*["']?([A-Za-z0-9_.-]{1,100})["']?[ \t]*,?[ \t]*(?:\r?\n[ \t]*(?:-[ \t]*)?)?["']?value["']?\s*[:=][ \t]*(?:"((?:[^"\\\r\n]|\\.){1,4096})"|'([^'\r\n]{1,4096})'|([^\s"'{[][^\r\n]{0,4095}))/gi;
 const SECRET_NAME =
   /pass|secret|token|key|auth|cookie|session|sess\b|sid\b|credential|private|signature/i;
 const NOT_SECRET_NAME = /public|_id$|keyid$|\bid$|type$|expir|path$|url$|name$/i;
 
 function findNamedSecrets(text: string, spans: Span[]): void {
-  if (!/name/i.test(text) || !/value/i.test(text)) return;
+  if (!/name|key/i.test(text) || !/value/i.test(text)) return;
   NAMED.lastIndex = 0;
   for (let m = NAMED.exec(text); m !== null; m = NAMED.exec(text)) {
     const name = m[1] ?? "";

@@ -1262,6 +1262,15 @@ export const SECRET_RULES: readonly SecretRule[] = [
     reject: String.raw`[()]|^(?:process|os|sys|System|std|env|ENV|var|local|data|module|self|this|args|params|config|settings|secrets|vars|inputs|ctx|context|Deno)(?:\.|::|\[)|^[A-Za-z_][\w.-]*=[^=]|^(?:arn:|[a-z]{2}(?:-gov)?-[a-z]+-\d:\d{12}:)|^(?:bearer|basic|mac|jwt)(?:&|$)`,
   },
   {
+    id: "cli_password_flag",
+    keywords: ["mysql", "mariadb", "sshpass"],
+    // `mysql -pSECRET` (no space: a space makes -p prompt) and `sshpass -p SECRET`.
+    pattern: String.raw`(?:\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\r\n]{0,200}?\s-p([^\s'"]{4,128})|\bsshpass\s+-p\s*["']?([^\s'"]{4,128}))`,
+    ignoreCase: true,
+    group: 1,
+    generality: 1,
+  },
+  {
     id: "session_cookie",
     keywords: ["session=", "sess=", "sid="],
     // A session cookie outside a Cookie header: `document.cookie`, a cookie jar, a log line.

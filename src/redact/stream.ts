@@ -46,7 +46,7 @@ const MAX_HELD_KEY = 16 * 1024;
 /** The most of what was passed on that is read again in front of the next piece. */
 const CONTEXT = 2048;
 /** A token cut by the byte cap, at least this long, is removed: it may be part of a secret. */
-const CUT_TOKEN = /[A-Za-z0-9+/=_.~%-]{12,}$/;
+const CUT_TOKEN = /[A-Za-z0-9+/=_.~%:@-]{12,}$/;
 
 export function createTextFilter(options: FilterOptions): TextFilter {
   const { engine } = options;
