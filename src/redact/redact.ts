@@ -74,7 +74,7 @@ function secretOf(m: RegExpExecArray, group: number | undefined): string | undef
  * Characters of base64url and hex tokens (and with `base64`, of standard base64: `+ / =`, for a
  * value that already holds them; a user name before `/src` is not base64).
  */
-function isTokenChar(c: number, base64: boolean): boolean {
+export function isTokenChar(c: number, base64: boolean): boolean {
   return (
     (c >= 48 && c <= 57) ||
     (c >= 65 && c <= 90) ||
@@ -416,14 +416,7 @@ function keyMaterialBefore(text: string, at: number, floor: number): number {
 }
 
 function isBase64(c: number): boolean {
-  return (
-    (c >= 48 && c <= 57) ||
-    (c >= 65 && c <= 90) ||
-    (c >= 97 && c <= 122) ||
-    c === 43 ||
-    c === 47 ||
-    c === 61
-  );
+  return c !== 95 && c !== 45 && isTokenChar(c, true);
 }
 
 export interface Span extends Finding {

@@ -1,6 +1,6 @@
 import { stripAnsi, WHOLE_ESCAPE } from "../decode/normalize.js";
 import { type InvisibleCounts, stripInvisible } from "./invisible.js";
-import { apply, type Engine, type RedactState, type Span } from "./redact.js";
+import { apply, type Engine, isTokenChar, type RedactState, type Span } from "./redact.js";
 
 /** What the filter did to a stream, for `meta`. */
 export interface FilterStats {
@@ -219,15 +219,5 @@ function keyLinesAtEnd(text: string): number {
 }
 
 function isTokenAt(text: string, i: number): boolean {
-  const c = text.charCodeAt(i);
-  return (
-    (c >= 48 && c <= 57) ||
-    (c >= 65 && c <= 90) ||
-    (c >= 97 && c <= 122) ||
-    c === 43 ||
-    c === 47 ||
-    c === 61 ||
-    c === 95 ||
-    c === 45
-  );
+  return isTokenChar(text.charCodeAt(i), true);
 }
