@@ -89,19 +89,30 @@ function buildScanner(keywords: readonly Keyword[]): KeywordScanner {
     const row = s * ALPHABET;
     for (let c = 65; c <= 90; c++) delta[row + c] = delta[row + c + 32] as number;
   }
-  const accepts = new Uint8Array(states);
-  for (let s = 0; s < states; s++) accepts[s] = (ends[s]?.length ?? 0) > 0 ? 1 : 0;
+  // The scan steps by row offsets: each entry is the next state's row (its number times the
+  // alphabet size) with bit 0 set when that state ends a keyword, so one load a character says
+  // both where to go and whether anything matched.
+  const rows = new Uint32Array(states * ALPHABET);
+  for (let k = 0; k < rows.length; k++) {
+    const next = delta[k] as number;
+    rows[k] = next * ALPHABET + ((ends[next]?.length ?? 0) > 0 ? 1 : 0);
+  }
   const output = ends;
   const lengths = keywords.map((k) => k.text.length);
 
   return {
     scan(text, hit) {
-      let state = 0;
+      let row = 0;
       for (let i = 0; i < text.length; i++) {
         const c = text.charCodeAt(i);
-        state = c < ALPHABET ? (delta[state * ALPHABET + c] as number) : 0;
-        if (accepts[state] === 0) continue;
-        for (const id of output[state] as number[]) {
+        if (c >= ALPHABET) {
+          row = 0;
+          continue;
+        }
+        const step = rows[row + c] as number;
+        row = step & ~1;
+        if ((step & 1) === 0) continue;
+        for (const id of output[row / ALPHABET] as number[]) {
           const start = i + 1 - (lengths[id] as number);
           const k = keywords[id] as Keyword;
           if (k.fold || text.startsWith(k.text, start)) hit(start, id);
