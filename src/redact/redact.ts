@@ -316,7 +316,7 @@ const SECRET_NAME =
 const NOT_SECRET_NAME = /public|_id$|keyid$|\bid$|type$|expir|path$|url$|name$/i;
 
 function findNamedSecrets(text: string, spans: Span[]): void {
-  if (!/name|key/i.test(text) || !/value/i.test(text)) return;
+  if (!/value/i.test(text) || !/name|key/i.test(text)) return;
   NAMED.lastIndex = 0;
   for (let m = NAMED.exec(text); m !== null; m = NAMED.exec(text)) {
     const name = m[1] ?? "";

@@ -1074,18 +1074,22 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // docker config keys: a whole indented line, with a value in both cases and with a digit.
     // Password, token and secret keys are left to secret_assignment.
     id: "kubernetes_secret_data",
+    // The key word right before its colon (quoted or not): "auth" alone would hit every
+    // `auth-service` in a log.
     keywords: [
-      "key",
-      "Key",
-      "KEY",
-      "pass",
-      "Pass",
-      "PASS",
-      "pwd",
-      "PWD",
-      "auth",
-      "Auth",
-      "AUTH",
+      ...[
+        "key",
+        "Key",
+        "KEY",
+        "pass",
+        "Pass",
+        "PASS",
+        "pwd",
+        "PWD",
+        "auth",
+        "Auth",
+        "AUTH",
+      ].flatMap((word) => [`${word}:`, `${word}":`, `${word}':`]),
       "dockercfg",
       "dockerconfigjson",
     ],

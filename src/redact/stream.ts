@@ -196,9 +196,18 @@ export function createTextFilter(options: FilterOptions): TextFilter {
 
 /** Where an unterminated escape sequence at the end of `text` begins, or -1. */
 function unfinishedEscape(text: string): number {
-  const from = Math.max(0, text.length - ESCAPE_MAX);
-  const at = Math.max(text.lastIndexOf("\x1b"), text.lastIndexOf("\x9b"));
-  if (at < from) return -1;
+  // Only the end can hold one: search forward from there, not backward through the whole chunk.
+  let at = -1;
+  for (const esc of ["\x1b", "\x9b"]) {
+    for (
+      let k = text.indexOf(esc, Math.max(0, text.length - ESCAPE_MAX));
+      k !== -1;
+      k = text.indexOf(esc, k + 1)
+    ) {
+      if (k > at) at = k;
+    }
+  }
+  if (at === -1) return -1;
   // Sequences never span lines: one with a line break after it is broken, not unfinished.
   if (text.indexOf("\n", at) !== -1) return -1;
   WHOLE_ESCAPE.lastIndex = at;
