@@ -1,0 +1,223 @@
+/**
+ * Splits a streamed JSON array into its records without holding the array: a top-level array
+ * (`[{…}, {…}]`), or the array under a common envelope key (`{"items": […]}`, `data`, `results`,
+ * `events`, `rows`, …). Each record's text is handed on whole, to be parsed under limits; the
+ * splitter holds at most one record, so a 500 MB array streams in flat memory.
+ *
+ * It only tracks strings, escapes and bracket depth; it does not validate. Whatever it hands on
+ * is parsed strictly (`parseJson`), and the document around the records (envelope keys, the
+ * closing brackets) is checked for balance at the end.
+ *
+ * (Groundwork for structured results, issue 4: not yet used by `shape()`.)
+ */
+
+/** Envelope keys whose array holds the records. */
+export const ENVELOPE_KEYS: readonly string[] = [
+  "items",
+  "data",
+  "results",
+  "events",
+  "rows",
+  "records",
+  "hits",
+  "entries",
+  "values",
+];
+
+export interface RecordSink {
+  /** One record's JSON text, with its 0-based index in the array. */
+  record(text: string, index: number): void;
+  /** A record longer than `maxRecordChars`: counted, not held. */
+  oversized?(index: number, chars: number): void;
+}
+
+export interface RecordSplitterStats {
+  /** Records seen (handed on or oversized). */
+  records: number;
+  /** The envelope key the records were under, or undefined for a top-level array. */
+  envelope: string | undefined;
+}
+
+export type SplitEnd =
+  | { readonly ok: true; readonly stats: RecordSplitterStats }
+  | {
+      readonly ok: false;
+      readonly code: "records/not-an-array" | "records/unbalanced";
+      readonly stats: RecordSplitterStats;
+    };
+
+export interface RecordSplitter {
+  write(chunk: string): void;
+  end(): SplitEnd;
+  readonly stats: RecordSplitterStats;
+}
+
+/**
+ * @example
+ * const split = createRecordSplitter({ record: (text) => rows.push(parseJson(text)) });
+ * for await (const chunk of decodedChunks) split.write(chunk);
+ * split.end(); // { ok: true, stats: { records: 1412, envelope: "items" } }
+ */
+export function createRecordSplitter(
+  sink: RecordSink,
+  options: { maxRecordChars?: number; envelopeKeys?: readonly string[] } = {},
+): RecordSplitter {
+  const maxRecord = options.maxRecordChars ?? 1 << 20;
+  const envelopeKeys = new Set(options.envelopeKeys ?? ENVELOPE_KEYS);
+  const stats: RecordSplitterStats = { records: 0, envelope: undefined };
+
+  // Where we are: before the document, in the envelope object (looking for the records key),
+  // in the records array, or after it.
+  let phase: "start" | "envelope" | "records" | "after" | "refused" = "start";
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  /** Depth of the records array's elements (1 for a top-level array, 2 under an envelope). */
+  let recordDepth = 1;
+  // The record being read: its text so far (unless oversized), and its length.
+  let record = "";
+  let recordChars = 0;
+  let inRecord = false;
+  // In the envelope: the last string read at depth 1 (a candidate key), and its text.
+  let keyText = "";
+  let readingKey = false;
+  let lastKey: string | undefined;
+  let expectValueOf: string | undefined;
+  /** True once the records array was found. */
+  let found = false;
+
+  function finishRecord(): void {
+    if (!inRecord) return;
+    const index = stats.records++;
+    if (recordChars > maxRecord) sink.oversized?.(index, recordChars);
+    else sink.record(record.trim(), index);
+    record = "";
+    recordChars = 0;
+    inRecord = false;
+  }
+
+  function write(chunk: string): void {
+    let from = 0; // start of the part of `chunk` that belongs to the current record
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk.charCodeAt(i);
+      if (phase === "refused" || phase === "after") {
+        if (!inString && (c === 0x5b || c === 0x7b)) depth++;
+        else if (!inString && (c === 0x5d || c === 0x7d)) depth--;
+        else if (c === 0x22 && !escaped) inString = !inString;
+        escaped = inString && c === 0x5c && !escaped;
+        continue;
+      }
+      if (inString) {
+        if (readingKey && !(c === 0x22 && !escaped)) keyText += chunk[i];
+        if (escaped) escaped = false;
+        else if (c === 0x5c) escaped = true;
+        else if (c === 0x22) {
+          inString = false;
+          if (readingKey) {
+            readingKey = false;
+            lastKey = keyText;
+          }
+        }
+        continue;
+      }
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+      if (phase === "start") {
+        if (c === 0x5b) {
+          phase = "records";
+          found = true;
+          recordDepth = 1;
+          depth = 1;
+          from = i + 1;
+        } else if (c === 0x7b) {
+          phase = "envelope";
+          depth = 1;
+        } else {
+          phase = "refused";
+        }
+        continue;
+      }
+      if (phase === "envelope") {
+        if (c === 0x22) {
+          inString = true;
+          if (depth === 1 && expectValueOf === undefined) {
+            readingKey = true;
+            keyText = "";
+          }
+        } else if (c === 0x3a && depth === 1) {
+          expectValueOf = lastKey;
+        } else if (c === 0x2c && depth === 1) {
+          expectValueOf = undefined;
+        } else if (c === 0x5b && depth === 1 && expectValueOf !== undefined) {
+          if (envelopeKeys.has(expectValueOf) && stats.envelope === undefined) {
+            stats.envelope = expectValueOf;
+            phase = "records";
+            found = true;
+            recordDepth = 2;
+            depth = 2;
+            from = i + 1;
+          } else {
+            depth++;
+          }
+          expectValueOf = undefined;
+        } else if (c === 0x5b || c === 0x7b) {
+          depth++;
+          if (depth === 2) expectValueOf = undefined;
+        } else if (c === 0x5d || c === 0x7d) {
+          depth--;
+          if (depth === 0) phase = "after";
+        }
+        continue;
+      }
+      // phase === "records"
+      if (c === 0x22) {
+        inString = true;
+        if (!inRecord) startRecord(i);
+      } else if (c === 0x5b || c === 0x7b) {
+        if (!inRecord) startRecord(i);
+        depth++;
+      } else if (c === 0x5d || c === 0x7d) {
+        if (depth === recordDepth) {
+          // The records array closes.
+          take(chunk, from, i);
+          finishRecord();
+          depth--;
+          phase = recordDepth === 1 ? "after" : "envelope";
+          if (phase === "envelope") expectValueOf = undefined;
+          continue;
+        }
+        depth--;
+      } else if (c === 0x2c && depth === recordDepth) {
+        take(chunk, from, i);
+        finishRecord();
+        from = i + 1;
+      } else if (!inRecord) {
+        startRecord(i);
+      }
+    }
+    if (phase === "records") take(chunk, from, chunk.length);
+
+    function startRecord(at: number): void {
+      inRecord = true;
+      from = at;
+    }
+  }
+
+  function take(chunk: string, from: number, to: number): void {
+    if (!inRecord || to <= from) return;
+    recordChars += to - from;
+    if (recordChars <= maxRecord) record += chunk.slice(from, to);
+    else record = "";
+  }
+
+  return {
+    stats,
+    write(chunk: string) {
+      write(chunk);
+    },
+    end(): SplitEnd {
+      if (!found) return { ok: false, code: "records/not-an-array", stats };
+      if (depth !== 0 || inString) return { ok: false, code: "records/unbalanced", stats };
+      return { ok: true, stats };
+    },
+  };
+}
