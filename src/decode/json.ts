@@ -296,27 +296,21 @@ function parse(text: string, max: JsonLimits): JsonValue {
   while (!done) {
     skipSpace();
     const c = text[i];
-    if (c === "{") {
+    if (c === "{" || c === "[") {
       i++;
-      open({ kind: "object", value: {}, keys: new Set(), key: undefined });
+      const frame: Frame =
+        c === "{"
+          ? { kind: "object", value: {}, keys: new Set(), key: undefined }
+          : { kind: "array", value: [] };
+      open(frame);
       skipSpace();
-      if (text[i] === "}") {
+      if (text[i] === (c === "{" ? "}" : "]")) {
+        // Empty: closed at once.
         i++;
-        const frame = stack.pop() as Frame;
+        stack.pop();
         place(frame.value);
       } else {
-        readKey(stack[stack.length - 1] as Extract<Frame, { kind: "object" }>);
-        continue;
-      }
-    } else if (c === "[") {
-      i++;
-      open({ kind: "array", value: [] });
-      skipSpace();
-      if (text[i] === "]") {
-        i++;
-        const frame = stack.pop() as Frame;
-        place(frame.value);
-      } else {
+        if (frame.kind === "object") readKey(frame);
         continue;
       }
     } else if (c === '"') {
