@@ -1,0 +1,84 @@
+/** What a rule is, and the pattern pieces the rule tables share. */
+export interface SecretRule {
+  /** Stable id, shown in the replacement: `[REDACTED:<id>]`. */
+  readonly id: string;
+  /**
+   * Literal fragments, at least one of which occurs in every match (in any case when
+   * `ignoreCase`). A rule may instead name context its matches need on the same line:
+   * `jwk_private_key` runs only on lines that hold `"kty"`.
+   */
+  readonly keywords: readonly string[];
+  /** The pattern; compiled with the `g` flag (and `i` when `ignoreCase`). */
+  readonly pattern: string;
+  readonly ignoreCase?: boolean;
+  /**
+   * Capture group that holds the secret (the first group from this one on that took part, so
+   * alternatives such as quoted and unquoted values can each have their own); the whole match
+   * when absent.
+   */
+  readonly group?: number;
+  /** Minimum Shannon entropy (bits a character) of the secret, for generic rules. */
+  readonly minEntropy?: number;
+  /**
+   * Values that are not secrets though the pattern takes them (code, references): a pattern
+   * tested against the value (with the rule's `ignoreCase`). Keep it linear like `pattern`.
+   */
+  readonly reject?: string;
+  /**
+   * How generic the rule is: 0 (default) for a token format, 1 for a carrier (URL, header,
+   * query string), 2 for a key name. When rules find the same secret, the most specific names it.
+   */
+  readonly generality?: 0 | 1 | 2;
+}
+
+export const B = `(?<![A-Za-z0-9_])`; // start boundary that also treats "_" as a word character
+export const E = `(?![A-Za-z0-9_])`;
+/** Between a key name and its value: a quote, then `:`, `=`, `:=` or `=>`, then a quote. */
+export const ASSIGN = String.raw`["']?\s{0,5}(?::=|=>|[:=])\s{0,5}["']?`;
+/** Between a header name and its value (curl -v, HTTP logs, JSON and YAML maps of headers). */
+export const COLON = String.raw`["']?\s{0,5}:\s{0,5}["']?`;
+/** A value is not an expression, a reference or a redaction: `${VAR}`, `$(cmd)`, `<id>`, `[…]`. */
+export const VALUE_START = "(?![\\[({$<%`])";
+export const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+
+/**
+ * A vendor's key name (`HEROKU_API_KEY=`, `heroku.apiKey:`, `"heroku_token":`): the vendor word at
+ * the start of a name, up to 30 name characters, what the value is, the rest of the name, then the
+ * assignment. Every run is bounded, so a keyword hit costs a constant however long the line.
+ */
+export function named(vendor: string, what: string): string {
+  return `(?<![A-Za-z0-9])(?:${vendor})[A-Za-z0-9_.-]{0,30}?(?:${what})[A-Za-z0-9_.-]{0,20}${ASSIGN}`;
+}
+
+/**
+ * A rule for a value whose format alone is not distinctive (a UUID, 32 hex digits), found only
+ * after a key name that names the vendor. More specific than a bare key name (`secret_assignment`),
+ * less than a token format.
+ */
+export function vendorKey(
+  id: string,
+  keywords: readonly string[],
+  vendor: string,
+  what: string,
+  value: string,
+  minEntropy?: number,
+): SecretRule {
+  return {
+    id,
+    keywords,
+    pattern: `${named(vendor, what)}${VALUE_START}(${value})${E}`,
+    ignoreCase: true,
+    group: 1,
+    generality: 1,
+    ...(minEntropy !== undefined ? { minEntropy } : {}),
+  };
+}
+
+/** GitLab's prefixed tokens; newer ones may end in a routing suffix (`.01.abcdefghi`). */
+export function gitlab(id: string, prefix: string, body: string): SecretRule {
+  return {
+    id,
+    keywords: [prefix],
+    pattern: String.raw`${B}${prefix}${body}(?:\.[0-9a-z]{2}\.[0-9a-z]{7,9})?${E}`,
+  };
+}
