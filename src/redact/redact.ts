@@ -50,6 +50,16 @@ function optionalRules(options: RedactOptions): SecretRule[] {
   return out;
 }
 
+/** The structural detectors, each run only on text holding one of its markers. */
+type Gate = "pem" | "named" | "jwk" | "encoded";
+const GATES: ReadonlyArray<readonly [string, boolean, Gate]> = [
+  ["-----BEGIN ", false, "pem"],
+  ["-----END ", false, "pem"],
+  ["value", true, "named"],
+  ['"kty"', false, "jwk"],
+  ["LS0tLS1CRUdJTi", false, "encoded"],
+];
+
 /** A compiled redactor: rules are compiled once, the function is pure. */
 export type Redactor = (text: string) => Redacted;
 
@@ -152,7 +162,12 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
       byKeyword.set(key, entry);
     }
   }
-  const entries = [...byKeyword.values()];
+  // The structural detectors look for their own markers; the one scan tells whether a piece
+  // holds any, so a piece without them costs no pass of theirs.
+  const entries: Array<{ keyword: Keyword; rules: Compiled[]; gate?: Gate }> = [
+    ...byKeyword.values(),
+    ...GATES.map(([text, fold, gate]) => ({ keyword: { text, fold }, rules: [], gate })),
+  ];
   const scanner = createKeywordScanner(entries.map((e) => e.keyword));
   // Values are matched in the text as shaped: NFC, without the line break a file read leaves.
   const known = (options.knownValues ?? [])
@@ -206,7 +221,13 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
       let lineStart = 0;
       let lineEnd = -1;
       let line: { end: number; rules: Set<Compiled> } | undefined;
+      const seen = new Set<Gate>();
       scanner.scan(text, (at, id) => {
+        const entry = entries[id];
+        if (entry?.gate !== undefined) {
+          seen.add(entry.gate);
+          return;
+        }
         // A keyword holds no line break, so hits never go back to an earlier line.
         if (at > lineEnd) {
           lineStart = text.lastIndexOf("\n", at) + 1;
@@ -218,13 +239,13 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
             lines.set(lineStart, line);
           }
         }
-        for (const c of entries[id]?.rules ?? []) line?.rules.add(c);
+        for (const c of entry?.rules ?? []) line?.rules.add(c);
       });
       for (const [start, { end, rules }] of lines) for (const c of rules) runRule(c, start, end);
-      findPrivateKeys(text, spans, state);
-      if (!disabled.has("named_secret")) findNamedSecrets(text, spans);
-      if (!disabled.has("jwk_private_key")) findJwkKeys(text, spans);
-      if (!disabled.has("private_key")) findEncodedKeys(text, spans);
+      if (seen.has("pem") || (state?.pem ?? 0) > 0) findPrivateKeys(text, spans, state);
+      if (seen.has("named") && !disabled.has("named_secret")) findNamedSecrets(text, spans);
+      if (seen.has("jwk") && !disabled.has("jwk_private_key")) findJwkKeys(text, spans);
+      if (seen.has("encoded") && !disabled.has("private_key")) findEncodedKeys(text, spans);
       for (const value of known) {
         for (let i = text.indexOf(value); i !== -1; i = text.indexOf(value, i + value.length)) {
           spans.push({ rule: "known_value", start: i, end: i + value.length, generality: 0 });
@@ -316,7 +337,8 @@ const SECRET_NAME =
 const NOT_SECRET_NAME = /public|_id$|keyid$|\bid$|type$|expir|path$|url$|name$/i;
 
 function findNamedSecrets(text: string, spans: Span[]): void {
-  if (!/value/i.test(text) || !/name|key/i.test(text)) return;
+  // Called only when the scan saw "value"; the name field must be there too.
+  if (!/name|key/i.test(text)) return;
   NAMED.lastIndex = 0;
   for (let m = NAMED.exec(text); m !== null; m = NAMED.exec(text)) {
     const name = m[1] ?? "";
