@@ -1,3 +1,5 @@
+import type { JsonErrorCode } from "./decode/json.js";
+import type { ContractCode } from "./structured/contract.js";
 /** Stable error codes. A code names the stage and the limit; messages may change, codes do not. */
 export type AirlockErrorCode =
   | "options/invalid"
@@ -18,7 +20,13 @@ export type ShapedErrorCode =
   /** A source failed while it was being read; what was read before is shown. */
   | "intake/read-failed"
   /** Codes of `describeError()` / `shapeError()`: a thrown error, classified. */
-  | SafeErrorCode;
+  | SafeErrorCode
+  /** Structured input refused as a whole: malformed JSON, invalid UTF-8, a single document too large. */
+  | JsonErrorCode
+  /** A JSON array with an empty element (`[1,,2]`). */
+  | "records/syntax"
+  /** The result broke the tool's contract (schema or invariant): only ids and counts are shown. */
+  | ContractCode;
 
 /**
  * Stable codes for a thrown error, as classified by `describeError()`. `tool/…` codes are tool

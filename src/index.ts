@@ -8,6 +8,14 @@
  */
 
 export * from "./adapters/index.js";
+export {
+  DEFAULT_JSON_LIMITS,
+  type JsonErrorCode,
+  type JsonLimits,
+  type JsonParsed,
+  type JsonValue,
+  parseJson,
+} from "./decode/json.js";
 export type { SafeErrorCode } from "./errors.js";
 export { AirlockError, type AirlockErrorCode, type ShapedErrorCode } from "./errors.js";
 export {
@@ -22,6 +30,7 @@ export {
 export type { TokenCounter, TokenizerName } from "./fit/tokenizer.js";
 export type {
   CommandOutput,
+  InputFormat,
   ShapeInput,
   ShapeOptions,
   ShapeRedactOptions,
@@ -57,6 +66,27 @@ export {
   type ShapeErrorOptions,
   shapeError,
 } from "./shape-error.js";
+export type { Aggregates, FieldAggregate } from "./structured/aggregate.js";
+export type { ContractCode, ContractOptions, Invariants, Schema } from "./structured/contract.js";
+export type { EnvelopeMode } from "./structured/envelope.js";
+export { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits } from "./structured/intake.js";
+export {
+  createResultReader,
+  READ_RESULT_TOOL,
+  type ReadResultArgs,
+  type ResultReader,
+} from "./structured/read-result.js";
+export type { SummarizeInput, Summarizer } from "./structured/shape-structured.js";
+export {
+  createMemoryStore,
+  type MemoryResultStore,
+  type MemoryStoreOptions,
+  type ResultStore,
+  type StoredInfo,
+  type StoredResult,
+  type Where,
+  type WhereTest,
+} from "./structured/store.js";
 export type {
   BinaryInfo,
   Cut,
@@ -65,4 +95,5 @@ export type {
   Shaped,
   ShapedMeta,
   ShapedStatus,
+  StructuredMeta,
 } from "./types.js";

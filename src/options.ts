@@ -3,6 +3,13 @@ import { applySpotlight, DEFAULT_DATAMARK, type SpotlightMode } from "./fence/sp
 import type { TokenCounter, TokenizerName } from "./fit/tokenizer.js";
 import type { FingerprintKey } from "./redact/fingerprint.js";
 import { createRedactor, type RedactOptions, type Redactor } from "./redact/redact.js";
+import type { ContractOptions } from "./structured/contract.js";
+import type { EnvelopeMode } from "./structured/envelope.js";
+import { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits } from "./structured/intake.js";
+import { compileSort, type Sort } from "./structured/order.js";
+import { compileProjection, type Projection } from "./structured/project.js";
+import type { Summarizer } from "./structured/shape-structured.js";
+import type { ResultStore } from "./structured/store.js";
 
 /** Redaction inside `shape()`: the options of `redact()`, plus keyed fingerprints. */
 export interface ShapeRedactOptions extends RedactOptions {
@@ -19,7 +26,15 @@ export type ShapeInput =
   | ReadableStream<Uint8Array>
   | AsyncIterable<Uint8Array | string>
   | Response
-  | CommandOutput;
+  | CommandOutput
+  /** An already-parsed value (an API response, query rows): shaped as structured data. */
+  | readonly unknown[]
+  | { readonly [key: string]: unknown }
+  | number
+  | boolean;
+
+/** How the input is read: `auto` (default) follows the content type, then sniffs JSON. */
+export type InputFormat = "auto" | "text" | "json" | "ndjson" | "csv" | "tsv";
 
 /**
  * A byte or text source. An async iterable of chunks covers Node streams (`child.stdout`) and
@@ -81,6 +96,34 @@ export interface ShapeOptions {
   readonly spotlight?: SpotlightMode;
   /** The datamark character for `spotlight: "datamark"`. Default `¤` (U+00A4, one token). */
   readonly datamark?: string;
+
+  // Structured results (JSON, NDJSON, CSV, already-parsed values).
+  /** `auto` (default): the content type decides, else JSON and NDJSON are sniffed; `text` never parses. */
+  readonly format?: InputFormat;
+  /**
+   * Fields the model sees, as paths: `items[*].{number,title,labels[*].name}` or
+   * `["number", "title", "user.login"]`. Applied to each record before anything else keeps it;
+   * dropped fields are counted in `meta.records.projection`.
+   */
+  readonly fields?: string | readonly string[];
+  /** Sort before the cut, e.g. `"severity desc, timestamp desc"`; named in the output. */
+  readonly sort?: string;
+  /** Records whose level/status/severity says error or failure come first. Default true. */
+  readonly errorsFirst?: boolean;
+  /** `text` (default): prose summary with JSON data; `json`: the whole envelope as one JSON object. */
+  readonly envelope?: EnvelopeMode;
+  /** Parser limits (depth, keys, array length, string length, number length, record and document size). */
+  readonly limits?: Partial<StructuredLimits>;
+  /** Strings longer than this are shortened inside the value for display. Default 2,000 (less for small budgets). */
+  readonly maxStringChars?: number;
+  /** Keeps the full (cleaned) result for `read_result`; the output then carries a handle and a cursor. */
+  readonly store?: ResultStore;
+  /** A result larger than this many characters of JSON is not stored. Default 32 Mi. */
+  readonly storeMaxChars?: number;
+  /** The tool's response contract: schemas and invariants. A violation yields a metadata-only error result. */
+  readonly contract?: ContractOptions;
+  /** A host summariser (a small model, say) for records that do not fit; its text is marked generated and untrusted. */
+  readonly summarize?: Summarizer;
 }
 
 /** Options after validation, with defaults filled in. */
@@ -99,6 +142,21 @@ export interface CompiledOptions {
   readonly invisible: boolean;
   readonly spotlight: SpotlightMode;
   readonly datamark: string;
+  readonly format: InputFormat;
+  readonly projection: Projection | undefined;
+  readonly sort: Sort | undefined;
+  readonly errorsFirst: boolean;
+  readonly envelope: EnvelopeMode;
+  readonly limits: StructuredLimits;
+  readonly maxStringChars: number;
+  readonly store: ResultStore | undefined;
+  readonly storeMaxChars: number;
+  readonly contract: ContractOptions | undefined;
+  readonly summarize: Summarizer | undefined;
+  /** Characters of records the keeper holds: a few budgets' worth. */
+  readonly capacity: number;
+  /** The `next` hint for records. */
+  readonly recordsNext: string;
 }
 
 export const DEFAULT_MAX_TOKENS = 4000;
@@ -159,7 +217,65 @@ export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
     fingerprintKey: typeof redaction === "object" ? redaction.fingerprintKey : undefined,
     invisible: options.invisible ?? true,
     ...spotlighting(options),
+    ...structured(options),
   });
+}
+
+const FORMATS = new Set(["auto", "text", "json", "ndjson", "csv", "tsv"]);
+const LIMIT_KEYS = new Set(Object.keys(DEFAULT_STRUCTURED_LIMITS));
+const DEFAULT_RECORDS_NEXT =
+  "to see omitted records, call the tool again with a narrower request (a filter, fewer fields, or a page)";
+
+function structured(options: ShapeOptions) {
+  const format = options.format ?? "auto";
+  if (!FORMATS.has(format))
+    fail(`format must be one of ${[...FORMATS].join(", ")} (got ${String(format)})`);
+  const envelope = options.envelope ?? "text";
+  if (envelope !== "text" && envelope !== "json") fail(`envelope must be "text" or "json"`);
+  const limits: { -readonly [K in keyof StructuredLimits]: number } = {
+    ...DEFAULT_STRUCTURED_LIMITS,
+  };
+  for (const [key, value] of Object.entries(options.limits ?? {})) {
+    if (!LIMIT_KEYS.has(key)) fail(`limits.${key} is not a limit (${[...LIMIT_KEYS].join(", ")})`);
+    limits[key as keyof StructuredLimits] = positiveInteger(`limits.${key}`, value, 1);
+  }
+  if (options.errorsFirst !== undefined && typeof options.errorsFirst !== "boolean")
+    fail("errorsFirst must be a boolean");
+  if (
+    options.store !== undefined &&
+    (typeof options.store?.get !== "function" || typeof options.store?.put !== "function")
+  ) {
+    fail("store must have get(handle) and put(result)");
+  }
+  if (options.summarize !== undefined && typeof options.summarize !== "function")
+    fail("summarize must be a function");
+  if (
+    options.contract !== undefined &&
+    (typeof options.contract !== "object" || options.contract === null)
+  ) {
+    fail("contract must be an object of contract options");
+  }
+  const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
+  return {
+    format,
+    projection: options.fields !== undefined ? compileProjection(options.fields) : undefined,
+    sort: options.sort !== undefined ? compileSort(options.sort) : undefined,
+    errorsFirst: options.errorsFirst ?? true,
+    envelope,
+    limits: Object.freeze(limits),
+    maxStringChars: positiveInteger(
+      "maxStringChars",
+      options.maxStringChars,
+      Math.max(200, Math.min(2000, Math.floor(maxTokens / 2))),
+      16,
+    ),
+    store: options.store,
+    storeMaxChars: positiveInteger("storeMaxChars", options.storeMaxChars, 32 << 20),
+    contract: options.contract,
+    summarize: options.summarize,
+    capacity: Math.max(4096, maxTokens * 8),
+    recordsNext: (options.next ?? DEFAULT_RECORDS_NEXT).replace(/[\r\n]+/g, " "),
+  };
 }
 
 function spotlighting(options: ShapeOptions): { spotlight: SpotlightMode; datamark: string } {

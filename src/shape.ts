@@ -26,6 +26,9 @@ import { createTextFilter } from "./redact/stream.js";
 import { commandHeader, commandOutcome, httpHeader } from "./render/markers.js";
 import { collect } from "./render/render.js";
 import { scrubMessage } from "./scrub/scrub.js";
+import type { CompiledContract } from "./structured/contract.js";
+import { route } from "./structured/route.js";
+import { shapeStructured } from "./structured/shape-structured.js";
 import type { Cut, SectionMeta, Shaped, ShapedMeta, ShapedStatus } from "./types.js";
 
 /** A compiled shaper: options are validated once, the tokenizer is loaded once. */
@@ -42,13 +45,21 @@ export type Shaper = (input: ShapeInput) => Promise<Shaped>;
 export function createShaper(options: ShapeOptions = {}): Shaper {
   const compiled = compileOptions(options);
   let tokenizer: Promise<ResolvedTokenizer> | undefined;
+  let contract: Promise<CompiledContract> | undefined;
+  const loadContract = (): Promise<CompiledContract> | undefined => {
+    const spec = compiled.contract;
+    if (spec === undefined) return undefined;
+    // The validator loads with the first structured result that needs it, then stays compiled.
+    contract ??= import("./structured/contract.js").then((m) => m.compileContract(spec));
+    return contract;
+  };
   return function shapeResult(input: ShapeInput): Promise<Shaped> {
     tokenizer ??= resolveTokenizer(compiled.tokenizer);
     // A failed load is not cached: the next call tries again.
     tokenizer.catch(() => {
       tokenizer = undefined;
     });
-    return run(input, compiled, tokenizer);
+    return run(input, compiled, tokenizer, loadContract);
   };
 }
 
@@ -281,20 +292,50 @@ function readError(error: NonNullable<ReadResult["error"]>): PlanError {
   return { code: error.code, message: error.message, retryable: true, kind: "tool" };
 }
 
-async function run(
-  input: ShapeInput,
-  options: CompiledOptions,
-  loading: Promise<ResolvedTokenizer>,
-): Promise<Shaped> {
-  const plan = await read(input, options);
-  let tokenizer: ResolvedTokenizer;
+async function loaded(loading: Promise<ResolvedTokenizer>): Promise<ResolvedTokenizer> {
   try {
-    tokenizer = await loading;
+    return await loading;
   } catch (cause) {
     throw new AirlockError("fit/tokenizer-failed", "fit: the tokenizer could not be loaded", {
       cause,
     });
   }
+}
+
+async function run(
+  input: ShapeInput,
+  options: CompiledOptions,
+  loading: Promise<ResolvedTokenizer>,
+  loadContract: () => Promise<CompiledContract> | undefined,
+): Promise<Shaped> {
+  const routed = await route(input, options);
+  if (routed.kind === "structured") {
+    const tokenizer = await loaded(loading);
+    const contract = await loadContract();
+    const shaped = await shapeStructured(routed.input, {
+      options,
+      tokenizer,
+      ...(routed.httpStatus !== undefined
+        ? { httpStatus: routed.httpStatus, httpFailed: routed.httpFailed === true }
+        : {}),
+      ...(contract ? { contract } : {}),
+    });
+    // Sniffed JSON that turns out not to be JSON is text after all, when it can be read again.
+    const code = shaped.meta.error?.code;
+    if (routed.fallback === undefined || (code !== "json/syntax" && code !== "records/syntax"))
+      return shaped;
+    return runText(routed.fallback, options, loading);
+  }
+  return runText(routed.input, options, loading);
+}
+
+async function runText(
+  input: ShapeInput,
+  options: CompiledOptions,
+  loading: Promise<ResolvedTokenizer>,
+): Promise<Shaped> {
+  const plan = await read(input, options);
+  const tokenizer = await loaded(loading);
   const fitted = await fitToBudget(
     {
       sections: plan.sections,

@@ -1,6 +1,7 @@
 import type { ShapedErrorCode } from "./errors.js";
 import type { SpotlightMode } from "./fence/spotlight.js";
 import type { InvisibleCounts } from "./redact/invisible.js";
+import type { Aggregates } from "./structured/aggregate.js";
 
 /** What `shape()` returns: exactly what the model reads, plus an audit of how it was made. */
 export interface Shaped {
@@ -80,8 +81,8 @@ export interface BinaryInfo {
 }
 
 export interface ShapedMeta {
-  /** The input kind that was shaped. */
-  readonly kind: "text" | "command" | "binary";
+  /** The input kind that was shaped: `structured` for JSON, NDJSON, CSV and already-parsed values. */
+  readonly kind: "text" | "command" | "binary" | "structured";
   /** Total bytes read across all sources. */
   readonly bytes: number;
   /** Total lines read across text sources. */
@@ -116,6 +117,8 @@ export interface ShapedMeta {
   readonly spotlight: { readonly mode: SpotlightMode; readonly marker?: string };
   /** Invisible and control characters removed, by class; absent when `invisible: false`. */
   readonly invisible?: InvisibleCounts & { readonly count: number };
+  /** What happened to the records of a structured result (absent for text). */
+  readonly records?: StructuredMeta;
   /** Why `status` is `error`, when it is. */
   readonly error?: {
     readonly code: ShapedErrorCode;
@@ -124,5 +127,51 @@ export interface ShapedMeta {
     readonly retryable?: boolean;
     /** `tool`: the tool ran and failed; `protocol`: the call itself was wrong (set by `shapeError`). */
     readonly kind?: "protocol" | "tool";
+  };
+}
+
+/** A structured result's records: how many were read, shown, omitted, refused, and why. */
+export interface StructuredMeta {
+  readonly format: "json" | "ndjson" | "csv" | "tsv";
+  /** `records`: an array, NDJSON or CSV rows; `document`: one value shown whole or reduced. */
+  readonly shape: "records" | "document";
+  /** The envelope key the records were under (`items`, `data`, …). */
+  readonly envelope?: string;
+  /** Records read (for a document, 0). */
+  readonly total: number;
+  /** Records in `text`. */
+  readonly shown: number;
+  /** Records read and not shown: `total - shown`. */
+  readonly omitted: number;
+  /** Records that report an error or failure, and how many of them are shown. */
+  readonly errors: number;
+  readonly errorsShown: number;
+  /** Records refused by a limit (or malformed, in NDJSON), by code; not counted in `total`. */
+  readonly refused: Readonly<Record<string, number>>;
+  /** The sort applied before the cut. */
+  readonly sort?: string;
+  /** The projection, and the fields it dropped (path → times, up to 64 paths). */
+  readonly projection?: {
+    readonly spec: string;
+    readonly dropped: number;
+    readonly fields: Readonly<Record<string, number>>;
+  };
+  /** Fields the contract's schema did not declare, dropped. */
+  readonly contract?: { readonly dropped: number };
+  /** Strings shortened inside their value for display, and the characters left out. */
+  readonly shortened: { readonly strings: number; readonly chars: number };
+  /** Base64 blobs and data URIs replaced by placeholders, and their decoded bytes. */
+  readonly blobs: { readonly count: number; readonly bytes: number };
+  /** Where the full result is stored for `read_result`. */
+  readonly handle?: string;
+  /** The cursor for the next page, when records were omitted and the result was stored. */
+  readonly cursor?: string;
+  /** Per-field statistics over every record, when records were omitted. */
+  readonly aggregates?: Aggregates;
+  readonly csv?: {
+    readonly columns: readonly string[];
+    readonly ragged: number;
+    readonly unterminatedQuote: boolean;
+    readonly delimiter: string;
   };
 }

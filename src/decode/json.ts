@@ -5,7 +5,6 @@
  * accepts that RFC 8259 leaves open is refused with a stable code: duplicate keys (parsers
  * disagree on which one wins), lone surrogates (not text), numbers that overflow to Infinity.
  *
- * (Groundwork for structured results, issue 4: not yet used by `shape()`.)
  */
 
 export interface JsonLimits {
@@ -38,7 +37,17 @@ export type JsonErrorCode =
   | "json/number-too-long"
   | "json/number-out-of-range"
   | "json/duplicate-key"
-  | "json/lone-surrogate";
+  | "json/lone-surrogate"
+  /** The bytes are not UTF-8 (RFC 8259 §8.1): refused, never repaired. */
+  | "json/invalid-utf8"
+  /** A single document (not an array of records) larger than the parser holds. */
+  | "json/too-large"
+  /** One record of an array or NDJSON larger than the parser holds. */
+  | "json/record-too-large"
+  /** An already-parsed value refers to itself. */
+  | "json/cycle"
+  /** An already-parsed value cannot be read as JSON (a getter or `toJSON` threw). */
+  | "json/unreadable";
 
 export type JsonValue =
   | null

@@ -7,8 +7,6 @@
  * It only tracks strings, escapes and bracket depth; it does not validate. Whatever it hands on
  * is parsed strictly (`parseJson`), and the document around the records (envelope keys, the
  * closing brackets) is checked for balance at the end.
- *
- * (Groundwork for structured results, issue 4: not yet used by `shape()`.)
  */
 
 /** Envelope keys whose array holds the records. */
@@ -42,7 +40,7 @@ export type SplitEnd =
   | { readonly ok: true; readonly stats: RecordSplitterStats }
   | {
       readonly ok: false;
-      readonly code: "records/not-an-array" | "records/unbalanced";
+      readonly code: "records/not-an-array" | "records/unbalanced" | "records/syntax";
       readonly stats: RecordSplitterStats;
     };
 
@@ -50,6 +48,12 @@ export interface RecordSplitter {
   write(chunk: string): void;
   end(): SplitEnd;
   readonly stats: RecordSplitterStats;
+  /**
+   * The document around the records, with the records array written `[]`
+   * (`{"total_count": 1412, "items": []}`), or the whole document when it holds no records array;
+   * undefined when it was longer than `maxOutsideChars`.
+   */
+  outside(): string | undefined;
 }
 
 /**
@@ -60,9 +64,27 @@ export interface RecordSplitter {
  */
 export function createRecordSplitter(
   sink: RecordSink,
-  options: { maxRecordChars?: number; envelopeKeys?: readonly string[] } = {},
+  options: {
+    maxRecordChars?: number;
+    envelopeKeys?: readonly string[];
+    /** Characters of the document outside the records array that are held. Default 8 MiB. */
+    maxOutsideChars?: number;
+  } = {},
 ): RecordSplitter {
   const maxRecord = options.maxRecordChars ?? 1 << 20;
+  const maxOutside = options.maxOutsideChars ?? 8 << 20;
+  let outside = "";
+  let outsideOver = false;
+  /** A comma was read at record depth and no record has started since (`[1,,2]`, `[1,]`). */
+  let expectRecord = false;
+  let syntax = false;
+  function keepOutside(text: string): void {
+    if (outsideOver || text === "") return;
+    if (outside.length + text.length > maxOutside) {
+      outsideOver = true;
+      outside = "";
+    } else outside += text;
+  }
   const envelopeKeys = new Set(options.envelopeKeys ?? ENVELOPE_KEYS);
   const stats: RecordSplitterStats = { records: 0, envelope: undefined };
 
@@ -98,6 +120,8 @@ export function createRecordSplitter(
 
   function write(chunk: string): void {
     let from = 0; // start of the part of `chunk` that belongs to the current record
+    // Start of the part of `chunk` outside the records array, or -1 while inside it.
+    let outsideFrom = phase === "records" ? -1 : 0;
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk.charCodeAt(i);
       if (phase === "refused" || phase === "after") {
@@ -128,6 +152,8 @@ export function createRecordSplitter(
           recordDepth = 1;
           depth = 1;
           from = i + 1;
+          keepOutside(chunk.slice(outsideFrom, i + 1));
+          outsideFrom = -1;
         } else if (c === 0x7b) {
           phase = "envelope";
           depth = 1;
@@ -155,6 +181,8 @@ export function createRecordSplitter(
             recordDepth = 2;
             depth = 2;
             from = i + 1;
+            keepOutside(chunk.slice(outsideFrom, i + 1));
+            outsideFrom = -1;
           } else {
             depth++;
           }
@@ -178,8 +206,11 @@ export function createRecordSplitter(
       } else if (c === 0x5d || c === 0x7d) {
         if (depth === recordDepth) {
           // The records array closes.
+          if (expectRecord && !inRecord) refuse();
           take(chunk, from, i);
           finishRecord();
+          expectRecord = false;
+          outsideFrom = i;
           depth--;
           phase = recordDepth === 1 ? "after" : "envelope";
           if (phase === "envelope") expectValueOf = undefined;
@@ -187,19 +218,28 @@ export function createRecordSplitter(
         }
         depth--;
       } else if (c === 0x2c && depth === recordDepth) {
+        if (!inRecord) refuse();
         take(chunk, from, i);
         finishRecord();
+        expectRecord = true;
         from = i + 1;
       } else if (!inRecord) {
         startRecord(i);
       }
     }
     if (phase === "records") take(chunk, from, chunk.length);
+    else if (outsideFrom >= 0) keepOutside(chunk.slice(outsideFrom));
 
     function startRecord(at: number): void {
       inRecord = true;
+      expectRecord = false;
       from = at;
     }
+  }
+
+  /** An empty element (`[1,,2]`, `[,1]`, `[1,]`): the document is not JSON. */
+  function refuse(): void {
+    syntax = true;
   }
 
   function take(chunk: string, from: number, to: number): void {
@@ -214,7 +254,11 @@ export function createRecordSplitter(
     write(chunk: string) {
       write(chunk);
     },
+    outside() {
+      return outsideOver ? undefined : outside;
+    },
     end(): SplitEnd {
+      if (syntax) return { ok: false, code: "records/syntax", stats };
       if (!found) return { ok: false, code: "records/not-an-array", stats };
       if (depth !== 0 || inString) return { ok: false, code: "records/unbalanced", stats };
       return { ok: true, stats };

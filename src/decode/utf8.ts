@@ -24,11 +24,16 @@ export function completeLength(bytes: Uint8Array): number {
  * chunk by chunk; an incomplete one at a chunk's end is held (at most three bytes) and joined
  * with the start of the next chunk. Invalid bytes become U+FFFD exactly as in stream mode.
  */
-export function createUtf8Decoder(onText: (text: string) => void): {
+export function createUtf8Decoder(
+  onText: (text: string) => void,
+  options: { readonly fatal?: boolean } = {},
+): {
   write(bytes: Uint8Array): void;
   end(): void;
 } {
-  const decoder = new TextDecoder("utf-8");
+  // With `fatal`, an invalid sequence throws a TypeError instead of becoming U+FFFD (JSON is
+  // refused rather than repaired).
+  const decoder = new TextDecoder("utf-8", { fatal: options.fatal === true });
   let held = new Uint8Array(0);
 
   return {

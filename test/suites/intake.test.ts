@@ -57,8 +57,18 @@ describe("intake: every input kind reads the same", () => {
   });
 
   it("rejects an unsupported input with a stable code", async () => {
-    await expect(shape(42 as never)).rejects.toMatchObject({ code: "input/unsupported" });
-    await expect(shape({ nope: 1 } as never)).rejects.toMatchObject({ code: "input/unsupported" });
+    await expect(shape((() => 1) as never)).rejects.toMatchObject({ code: "input/unsupported" });
+    await expect(shape(Symbol("x") as never)).rejects.toMatchObject({ code: "input/unsupported" });
+    await expect(shape(null as never)).rejects.toMatchObject({ code: "input/unsupported" });
+  });
+
+  it("reads an already-parsed value as structured data, not as an unsupported source", async () => {
+    const number = await shape(42);
+    expect(number.meta.kind).toBe("structured");
+    expect(number.text).toContain("data: 42");
+    const object = await shape({ nope: 1 });
+    expect(object.meta.records?.shape).toBe("document");
+    expect(object.text).toContain('data: {"nope":1}');
   });
 
   it("rejects a consumed Response or a locked stream with a stable code", async () => {

@@ -1,0 +1,135 @@
+/**
+ * Which path an input takes: structured (JSON, NDJSON, CSV, an already-parsed value) or text.
+ * The `format` option decides first, then the declared content type, then (for JSON and NDJSON
+ * only) the first characters. Sniffing never consumes a source: bytes, strings and Blobs are
+ * looked at in place, streams are peeked and replayed.
+ */
+import type { ByteSource } from "../intake/source.js";
+import { openSource } from "../intake/source.js";
+import type { CompiledOptions, ShapeInput, StreamSource } from "../options.js";
+import {
+  asIterable,
+  formatOfType,
+  peek,
+  replay,
+  type StructuredFormat,
+  sniffFormat,
+} from "./intake.js";
+
+export type Routed =
+  | {
+      readonly kind: "structured";
+      readonly input:
+        | { readonly source: StreamSource | ByteSource; readonly format: StructuredFormat }
+        | { readonly value: unknown };
+      readonly httpStatus?: number;
+      readonly httpFailed?: boolean;
+      /** The same input for the text path, when the format was only sniffed and it can be read again. */
+      readonly fallback?: ShapeInput;
+    }
+  | { readonly kind: "text"; readonly input: ShapeInput };
+
+/** Characters looked at to sniff a format. */
+const SNIFF_CHARS = 4096;
+
+function isSource(input: unknown): boolean {
+  return (
+    typeof input === "string" ||
+    input instanceof ArrayBuffer ||
+    ArrayBuffer.isView(input) ||
+    (typeof Blob !== "undefined" && input instanceof Blob) ||
+    (typeof ReadableStream !== "undefined" && input instanceof ReadableStream) ||
+    (typeof Response !== "undefined" && input instanceof Response) ||
+    (typeof input === "object" && input !== null && Symbol.asyncIterator in input)
+  );
+}
+
+function isCommand(input: unknown): boolean {
+  return typeof input === "object" && input !== null && !isSource(input) && "stdout" in input;
+}
+
+/** A declared content type that may still hide JSON (none, or plain text). */
+function sniffable(contentType: string | undefined): boolean {
+  const type = contentType?.split(";")[0]?.trim().toLowerCase();
+  return type === undefined || type === "" || type === "text/plain";
+}
+
+/**
+ * @example
+ * await route([{ id: 1 }], options); // { kind: "structured", input: { value: [{ id: 1 }] } }
+ */
+export async function route(input: ShapeInput, options: CompiledOptions): Promise<Routed> {
+  if (options.format === "text" || isCommand(input) || input === null || input === undefined) {
+    return { kind: "text", input };
+  }
+  const declared = options.format === "auto" ? undefined : (options.format as StructuredFormat);
+  if (!isSource(input)) {
+    if (typeof input === "object" || typeof input === "number" || typeof input === "boolean") {
+      return { kind: "structured", input: { value: input } };
+    }
+    return { kind: "text", input };
+  }
+  if (typeof Response !== "undefined" && input instanceof Response) {
+    if (input.bodyUsed) return { kind: "text", input }; // the text path says why it cannot read it
+    const contentType = options.contentType ?? input.headers.get("content-type") ?? undefined;
+    const http = { httpStatus: input.status, httpFailed: !input.ok };
+    const format = declared ?? formatOfType(contentType);
+    if (format) return { kind: "structured", input: { source: input.body ?? "", format }, ...http };
+    if (!sniffable(contentType) || input.body === null || input.status < 200)
+      return { kind: "text", input };
+    const src = openSource(input.body);
+    const { head, text, failure } = await peek(src, Math.min(SNIFF_CHARS, options.maxBytes));
+    const sniffed = sniffFormat(text);
+    const again = replay(head, src, failure);
+    if (sniffed) return { kind: "structured", input: { source: again, format: sniffed }, ...http };
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const chunk = await again.read();
+        if (chunk === undefined) controller.close();
+        else controller.enqueue(chunk);
+      },
+      cancel: () => again.cancel(),
+    });
+    return {
+      kind: "text",
+      input: new Response(body, {
+        status: input.status,
+        statusText: input.statusText,
+        headers: input.headers,
+      }),
+    };
+  }
+  const source = input as StreamSource;
+  const format = declared ?? formatOfType(options.contentType);
+  if (format) return { kind: "structured", input: { source, format } };
+  if (!sniffable(options.contentType)) return { kind: "text", input };
+  // Sources that can be read again are looked at in place, and may fall back to text.
+  let head: string | undefined;
+  if (typeof source === "string") head = source.slice(0, SNIFF_CHARS);
+  else if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    const bytes =
+      source instanceof ArrayBuffer
+        ? new Uint8Array(source, 0, Math.min(source.byteLength, SNIFF_CHARS))
+        : new Uint8Array(
+            source.buffer,
+            source.byteOffset,
+            Math.min(source.byteLength, SNIFF_CHARS),
+          );
+    head = new TextDecoder().decode(bytes);
+  } else if (typeof Blob !== "undefined" && source instanceof Blob) {
+    head = new TextDecoder().decode(await source.slice(0, SNIFF_CHARS).arrayBuffer());
+  }
+  if (head !== undefined) {
+    const sniffed = sniffFormat(head.replace(/^\uFEFF/, ""));
+    return sniffed
+      ? { kind: "structured", input: { source, format: sniffed }, fallback: input }
+      : { kind: "text", input };
+  }
+  // A stream: peek, then replay what was read in front of the rest.
+  const src = openSource(source);
+  const peeked = await peek(src, Math.min(SNIFF_CHARS, options.maxBytes));
+  const again = replay(peeked.head, src, peeked.failure);
+  const sniffed = sniffFormat(peeked.text);
+  if (sniffed) return { kind: "structured", input: { source: again, format: sniffed } };
+  return { kind: "text", input: asIterable(again) };
+}

@@ -1,0 +1,671 @@
+/**
+ * Structured shaping: records in, one envelope out. Each record is checked against the tool's
+ * contract, projected to the fields the tool declared, cleaned (invisible characters, blobs,
+ * secrets), stored for `read_result`, aggregated, and offered to the record keeper; the fit then
+ * shows as many records as the budget holds, errors first, and says exactly what it left out.
+ */
+import type { JsonValue } from "../decode/json.js";
+import type { ShapedErrorCode } from "../errors.js";
+import type { ResolvedTokenizer } from "../fit/tokenizer.js";
+import type { ByteSource } from "../intake/source.js";
+import type { CompiledOptions, StreamSource } from "../options.js";
+import type { InvisibleCounts } from "../redact/invisible.js";
+import { stripInvisible } from "../redact/invisible.js";
+import type { Shaped, ShapedMeta, ShapedStatus, StructuredMeta } from "../types.js";
+import { type Aggregates, createAggregator, describeAggregates, outline } from "./aggregate.js";
+import type { CompiledContract, ContractViolation } from "./contract.js";
+import { type EnvelopeParts, fitEnvelope, type Presentation, recordsJson } from "./envelope.js";
+import { type IntakeResult, readStructured, type StructuredFormat } from "./intake.js";
+import { createRecordKeeper, type KeptRecord } from "./keep.js";
+import { isErrorRecord, sortValues } from "./order.js";
+import { createProjectionStats, projectDocument, projectRecord } from "./project.js";
+import { createStoreWriter, encodeCursor, type StoredResult } from "./store.js";
+import { cleanRecord, createCleanStats, fromJs, type ShortenStats, shorten } from "./values.js";
+
+/** What the host's summariser gets: the records shown, already capped and cleaned. */
+export interface SummarizeInput {
+  /** The kept records as JSON text (at most a few budgets' worth). */
+  readonly text: string;
+  readonly records: number;
+  readonly shown: number;
+  readonly tool?: string;
+}
+
+/** A host function (a small model, say) that writes a summary; its output is marked generated and untrusted. */
+export type Summarizer = (input: SummarizeInput) => Promise<string>;
+
+/** Everything structured shaping needs from the shaper. */
+export interface StructuredRun {
+  readonly options: CompiledOptions;
+  readonly tokenizer: ResolvedTokenizer;
+  /** Set when the input came as a `Response`. */
+  readonly httpStatus?: number;
+  readonly httpFailed?: boolean;
+  /** The tool's compiled contract (loaded on demand with its validator). */
+  readonly contract?: CompiledContract;
+}
+
+/** Ids worth listing in a metadata-only result: the usual id fields, first found. */
+const ID_FIELDS = ["id", "number", "uuid", "key", "name", "_id", "sha"];
+const MAX_IDS = 20;
+
+function idOf(record: JsonValue): string | undefined {
+  if (record === null || typeof record !== "object" || Array.isArray(record)) return undefined;
+  for (const f of ID_FIELDS) {
+    const v = record[f];
+    if (typeof v === "number" || (typeof v === "string" && v.length <= 64)) return String(v);
+  }
+  return undefined;
+}
+
+/**
+ * Shapes a structured input: a source in a known format, or an already-parsed value.
+ *
+ * @example
+ * await shapeStructured({ value: rows }, run);
+ */
+export async function shapeStructured(
+  input:
+    | { readonly source: StreamSource | ByteSource; readonly format: StructuredFormat }
+    | { readonly value: unknown },
+  run: StructuredRun,
+): Promise<Shaped> {
+  const o = run.options;
+  const keeper = createRecordKeeper({
+    chars: o.capacity,
+    sort: o.sort,
+    errorsFirst: o.errorsFirst,
+  });
+  const aggregator = createAggregator();
+  const writer = o.store ? createStoreWriter(o.storeMaxChars) : undefined;
+  const contract = run.contract;
+  const contractStats = { dropped: 0, fields: new Map<string, number>() };
+  const projectionStats = createProjectionStats();
+  const clean = createCleanStats();
+  const shortened: ShortenStats = { strings: 0, chars: 0 };
+  const cleanOptions = { redactor: o.redactor, invisible: o.invisible, hashLimit: o.hashLimit };
+  let violation: ContractViolation | undefined;
+  const ids: string[] = [];
+
+  /**
+   * A spec that names where the records are (`items[*].{…}` for records under `items`) applies
+   * to each record; a spec that names another array (`labels[*].name`) is a path inside each
+   * record.
+   */
+  function project(raw: JsonValue, envelope: string | undefined): JsonValue {
+    const p = o.projection;
+    if (p === undefined) return raw;
+    const at = p.recordPath;
+    const here =
+      at === undefined ||
+      (at.length === 0 ? envelope === undefined : at.length === 1 && at[0] === envelope);
+    return here ? projectRecord(raw, p, projectionStats) : projectDocument(raw, p, projectionStats);
+  }
+
+  const sink = {
+    async record(raw: JsonValue, index: number, envelope?: string): Promise<void> {
+      if (ids.length < MAX_IDS) {
+        const id = idOf(raw);
+        if (id !== undefined) ids.push(id);
+      }
+      if (violation !== undefined) return;
+      let value = raw;
+      if (contract) {
+        const checked = await contract.record(raw, index, contractStats);
+        if (!checked.ok) {
+          violation = checked.violation;
+          return;
+        }
+        value = checked.value;
+      }
+      const cleaned = await cleanRecord(project(value, envelope), cleanOptions, clean);
+      const text = JSON.stringify(cleaned);
+      writer?.add(cleaned, text);
+      aggregator.add(cleaned);
+      const display =
+        text.length > o.maxStringChars ? shorten(cleaned, o.maxStringChars, shortened) : cleaned;
+      keeper.add({
+        index,
+        value: display,
+        text: display === cleaned ? text : JSON.stringify(display),
+        error: isErrorRecord(cleaned),
+        key: sortValues(o.sort, cleaned),
+      });
+    },
+  };
+
+  let intake: IntakeResult;
+  if ("value" in input) {
+    intake = await fromValue(input.value, o, sink);
+  } else {
+    intake = await readStructured(
+      input.source,
+      input.format,
+      { maxBytes: o.maxBytes, limits: o.limits },
+      sink,
+    );
+  }
+  if (violation === undefined && contract && intake.records && !intake.error) {
+    violation = contract.end(intake.count);
+  }
+
+  // A single document: checked, projected and cleaned whole, shown reduced if it must be.
+  let document: JsonValue | undefined;
+  if (intake.document !== undefined && violation === undefined) {
+    let doc = intake.document;
+    if (!intake.records && contract) {
+      const checked = await contract.document(doc, contractStats);
+      if (!checked.ok) violation = checked.violation;
+      else doc = checked.value;
+    }
+    if (violation === undefined) {
+      if (!intake.records && o.projection)
+        doc = projectDocument(doc, o.projection, projectionStats);
+      document = await cleanRecord(doc, cleanOptions, clean);
+    }
+  }
+
+  const kept = keeper.finish();
+  const stored =
+    writer && intake.records && !intake.error && violation === undefined
+      ? await writer.finish({
+          ...(o.tool !== undefined ? { tool: o.tool } : {}),
+          format: intake.format,
+          ...(intake.envelope !== undefined ? { envelope: intake.envelope } : {}),
+          ...(o.sort ? { sort: o.sort.text } : {}),
+          ...(o.projection ? { projection: o.projection.spec } : {}),
+          errorsFirst: o.errorsFirst,
+        })
+      : undefined;
+  if (stored && o.store) await o.store.put(stored);
+
+  const facts: Facts = {
+    intake,
+    kept,
+    errors: keeper.errors,
+    aggregates: intake.records ? aggregator.result() : undefined,
+    document,
+    violation,
+    ids,
+    stored,
+    projectionDropped: projectionStats.dropped,
+    projectionFields: projectionStats.fields,
+    contractDropped: contractStats.dropped,
+    shortened,
+    clean,
+  };
+  return render(facts, run);
+}
+
+/** An already-parsed value: an array is records, anything else is one document. */
+async function fromValue(
+  value: unknown,
+  o: CompiledOptions,
+  sink: { record(value: JsonValue, index: number, envelope?: string): Promise<void> },
+): Promise<IntakeResult> {
+  const base = {
+    format: "json" as const,
+    bytes: 0,
+    capped: false,
+    refused: {} as Record<string, number>,
+  };
+  if (Array.isArray(value)) {
+    let count = 0;
+    for (const element of value) {
+      const read = fromJs(element, o.limits);
+      if (!read.ok) {
+        base.refused[read.code] = (base.refused[read.code] ?? 0) + 1;
+        continue;
+      }
+      await sink.record(read.value, count++);
+    }
+    return { ...base, records: true, count };
+  }
+  const read = fromJs(value, o.limits);
+  if (!read.ok)
+    return { ...base, records: false, count: 0, error: { code: read.code, message: read.message } };
+  return { ...base, records: false, count: 0, document: read.value };
+}
+
+interface Facts {
+  readonly intake: IntakeResult;
+  readonly kept: readonly KeptRecord[];
+  readonly errors: number;
+  readonly aggregates: Aggregates | undefined;
+  readonly document: JsonValue | undefined;
+  readonly violation: ContractViolation | undefined;
+  readonly ids: readonly string[];
+  readonly stored: StoredResult | undefined;
+  readonly projectionDropped: number;
+  readonly projectionFields: ReadonlyMap<string, number>;
+  readonly contractDropped: number;
+  readonly shortened: ShortenStats;
+  readonly clean: ReturnType<typeof createCleanStats>;
+}
+
+const n = (x: number) => x.toLocaleString("en-US");
+
+function formatName(intake: IntakeResult): string {
+  if (intake.format === "csv" || intake.format === "tsv") {
+    return `${intake.format.toUpperCase()}, ${n(intake.csv?.columns.length ?? 0)} columns`;
+  }
+  if (intake.format === "ndjson") return "NDJSON";
+  if (intake.envelope !== undefined) return `JSON array under "${intake.envelope}"`;
+  return intake.bytes === 0 ? "array" : "JSON array";
+}
+
+function topEntries(
+  map: ReadonlyMap<string, number> | Readonly<Record<string, number>>,
+  k: number,
+): string {
+  const entries = map instanceof Map ? [...map.entries()] : Object.entries(map);
+  return entries
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, k)
+    .map(([name, count]) => `${name} ${n(count)}`)
+    .join(", ");
+}
+
+/** Prose about what was done to the records, shared by the first page and later pages. */
+export function cleaningNotes(f: {
+  readonly projectionDropped: number;
+  readonly projectionFields?: ReadonlyMap<string, number>;
+  readonly contractDropped: number;
+  readonly shortened: ShortenStats;
+  readonly clean: ReturnType<typeof createCleanStats>;
+}): string[] {
+  const notes: string[] = [];
+  if (f.projectionDropped > 0) {
+    const top = f.projectionFields ? topEntries(f.projectionFields, 4) : "";
+    notes.push(
+      `${n(f.projectionDropped)} fields left out by the tool's field list${top ? ` (${top})` : ""}`,
+    );
+  }
+  if (f.contractDropped > 0)
+    notes.push(`${n(f.contractDropped)} fields not in the tool's schema dropped`);
+  const secrets = Object.values(f.clean.redactions).reduce((a, b) => a + b, 0);
+  if (secrets > 0) notes.push(`${n(secrets)} secrets redacted`);
+  if (f.clean.blobs > 0)
+    notes.push(
+      `${n(f.clean.blobs)} base64/data-URI values replaced by {blob, mime, bytes, sha256}`,
+    );
+  if (f.shortened.strings > 0)
+    notes.push(`${n(f.shortened.strings)} long strings shortened in place`);
+  const hidden = Object.values(f.clean.invisible).reduce((a, b) => a + b, 0);
+  if (hidden > 0) notes.push(`${n(hidden)} invisible characters removed`);
+  return notes;
+}
+
+async function render(f: Facts, run: StructuredRun): Promise<Shaped> {
+  const o = run.options;
+  const { intake } = f;
+  const how: Presentation = {
+    mode: o.envelope,
+    untrusted: o.untrusted,
+    tool: o.tool,
+    spotlight: o.spotlight,
+    datamark: o.datamark,
+  };
+  const refused = Object.values(intake.refused).reduce((a, b) => a + b, 0);
+  const failure = errorOf(f, run);
+
+  // Refused input or a broken contract: metadata only (ids and counts), never the data.
+  if (failure) {
+    const facts = [
+      `${failure.message}`,
+      intake.records
+        ? `${n(intake.count)} records read${intake.capped ? " before the byte cap" : ""}`
+        : "",
+      f.violation && f.ids.length > 0
+        ? `record ids: ${f.ids.map((id) => cleanId(id, o)).join(", ")}`
+        : "",
+    ].filter(Boolean);
+    const fitted = await fitEnvelope(
+      [],
+      (_, level) => ({
+        status: "error",
+        summary: level === 0 ? facts.join("; ") : (facts[0] ?? ""),
+        data: undefined,
+      }),
+      how,
+      run.tokenizer,
+      o.maxTokens,
+      2,
+    );
+    return result(f, run, fitted, "error", 0, failure);
+  }
+
+  if (!intake.records) return renderDocument(f, run, how);
+
+  const total = intake.count;
+  const texts = f.kept.map((r) => r.text);
+  const notes = cleaningNotes(f);
+  const generated =
+    o.summarize && total > f.kept.length ? await summarise(f, run, texts) : undefined;
+  const build = (shown: number, level: number): EnvelopeParts => {
+    const omitted = total - shown;
+    const parts: string[] = [];
+    parts.push(`${n(total)} records (${formatName(intake)})`);
+    if (omitted === 0) {
+      if (total > 0) parts.push(total === 1 ? "shown" : "all shown");
+    } else {
+      const order = [
+        f.errors > 0 && o.errorsFirst ? `error records first (${n(f.errors)} in all)` : "",
+        o.sort ? `sorted by ${o.sort.text}` : "in input order",
+      ]
+        .filter(Boolean)
+        .join(", then ");
+      parts.push(`showing ${n(shown)}: ${order}`);
+    }
+    if (intake.capped)
+      parts.push(
+        `input cut at maxBytes (${n(o.maxBytes)} bytes): records after these were not read`,
+      );
+    if (refused > 0) parts.push(`${n(refused)} records refused (${topEntries(intake.refused, 4)})`);
+    if (intake.csv && intake.csv.ragged > 0)
+      parts.push(`${n(intake.csv.ragged)} rows with a different number of fields`);
+    if (intake.csv?.unterminatedQuote) parts.push("the input ends inside a quoted field");
+    if (level <= 1) parts.push(...notes);
+    const lines = [parts.join("; ")];
+    if (level <= 2 && f.document !== undefined && intake.envelope !== undefined) {
+      const members = { ...(f.document as { [key: string]: JsonValue }) };
+      delete members[intake.envelope];
+      const around = JSON.stringify(shorten(members, 120));
+      lines.push(`envelope: ${around.length > 600 ? `${around.slice(0, 600)}…` : around}`);
+    }
+    if (omitted > 0 && f.aggregates && level <= 1) {
+      const maxChars = Math.floor(o.maxTokens * (level === 0 ? 1.2 : 0.5));
+      const fields = describeAggregates(f.aggregates, { maxChars });
+      if (fields) lines.push(`fields over all ${n(total)} records:\n${fields}`);
+    }
+    if (omitted > 0 && generated && level === 0)
+      lines.push(`generated summary (by the host's summariser; untrusted): ${generated}`);
+    if (shown === 0 && f.kept.length > 0 && level <= 2) {
+      lines.push(`record outline: ${outline(f.kept[0]?.value ?? null, { maxChars: 600 })}`);
+    }
+    return {
+      status:
+        total === 0 ? "empty" : omitted > 0 || intake.capped || refused > 0 ? "partial" : "ok",
+      summary: lines.join("\n"),
+      data: recordsJson(texts.slice(0, shown)),
+      ...(omitted > 0
+        ? {
+            omitted: {
+              count: omitted,
+              reason:
+                shown === f.kept.length && total > f.kept.length ? "token budget" : "token budget",
+            },
+          }
+        : {}),
+      ...(omitted > 0 ? { next: nextHint(f, o, shown, total) } : {}),
+    };
+  };
+  const fitted = await fitEnvelope(texts, build, how, run.tokenizer, o.maxTokens);
+  const status: ShapedStatus = run.httpFailed
+    ? "error"
+    : fitted.parts.status === "empty"
+      ? "empty"
+      : fitted.parts.status === "partial" || f.shortened.strings > 0
+        ? "partial"
+        : "ok";
+  return result(f, run, fitted, status, fitted.shown, undefined);
+}
+
+function nextHint(f: Facts, o: CompiledOptions, shown: number, total: number): string {
+  if (f.stored) {
+    const cursor = encodeCursor({ handle: f.stored.handle, offset: shown });
+    return `call read_result with {"handle":"${f.stored.handle}","cursor":"${cursor}"} for the records after these ${n(shown)} (${n(total - shown)} more)`;
+  }
+  if (o.store) return `the result was too large to keep for read_result; ${o.recordsNext}`;
+  return o.recordsNext;
+}
+
+/** An id shown in a metadata-only result: cleaned like content. */
+function cleanId(id: string, o: CompiledOptions): string {
+  const visible = o.invisible ? stripInvisible(id).text : id;
+  const safe = o.redactor ? o.redactor(visible).text : visible;
+  return JSON.stringify(safe.slice(0, 64));
+}
+
+async function summarise(
+  f: Facts,
+  run: StructuredRun,
+  texts: readonly string[],
+): Promise<string | undefined> {
+  const o = run.options;
+  if (!o.summarize) return undefined;
+  const text = recordsJson(texts);
+  try {
+    const out = await o.summarize({
+      text,
+      records: f.intake.count,
+      shown: texts.length,
+      ...(o.tool !== undefined ? { tool: o.tool } : {}),
+    });
+    if (typeof out !== "string") return undefined;
+    // The summariser read untrusted data: its words are cleaned and capped like the data.
+    let clean = o.invisible ? stripInvisible(out).text : out;
+    if (o.redactor) clean = o.redactor(clean).text;
+    const cap = Math.floor(o.maxTokens * 0.8);
+    return clean.length > cap ? `${clean.slice(0, cap)}…` : clean;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Failure {
+  readonly code: ShapedErrorCode;
+  readonly message: string;
+}
+
+function errorOf(f: Facts, run: StructuredRun): Failure | undefined {
+  if (f.intake.error) {
+    return { code: f.intake.error.code as ShapedErrorCode, message: f.intake.error.message };
+  }
+  if (f.violation) {
+    return {
+      code: f.violation.code as ShapedErrorCode,
+      message: `the result broke the tool's contract: ${f.violation.message}`,
+    };
+  }
+  void run;
+  return undefined;
+}
+
+/** A single document: shown whole when it fits, else reduced step by step, else outlined. */
+async function renderDocument(f: Facts, run: StructuredRun, how: Presentation): Promise<Shaped> {
+  const o = run.options;
+  const doc = f.document ?? null;
+  const notes = cleaningNotes(f);
+  const ladder: ReadonlyArray<readonly [number, number]> = [
+    [o.maxStringChars, Number.POSITIVE_INFINITY],
+    [o.maxStringChars, 50],
+    [500, 20],
+    [200, 10],
+    [100, 5],
+    [60, 3],
+    [40, 1],
+  ];
+  const steps = ladder.map(([strings, items]) => reduce(doc, strings, items));
+  const describe = (kind: string) =>
+    Array.isArray(doc)
+      ? `a JSON array of ${n(doc.length)}`
+      : doc !== null && typeof doc === "object"
+        ? `a JSON object with ${n(Object.keys(doc).length)} keys`
+        : `a JSON ${kind}`;
+  const build = (index: number, level: number): EnvelopeParts => {
+    const step = index > 0 ? steps[index - 1] : undefined;
+    const reduced = step !== undefined && (step.items > 0 || step.strings > 0);
+    const parts = [describe(typeof doc)];
+    if (step && reduced) {
+      parts.push(
+        `shown reduced: ${[step.items > 0 ? `${n(step.items)} array items and object keys left out` : "", step.strings > 0 ? `${n(step.strings)} strings shortened` : ""].filter(Boolean).join(", ")}`,
+      );
+    }
+    if (level <= 1) parts.push(...notes);
+    const lines = [parts.join("; ")];
+    if (step === undefined && level <= 1)
+      lines.push(`outline: ${outline(doc, { maxChars: Math.max(200, o.maxTokens) })}`);
+    return {
+      status: step === undefined || reduced ? "partial" : "ok",
+      summary: lines.join("\n"),
+      data: step?.text,
+      ...(step === undefined || reduced ? { next: o.recordsNext } : {}),
+    };
+  };
+  // Each candidate is one "record": the fit takes the first that fits, best first.
+  let fitted: Awaited<ReturnType<typeof fitEnvelope>> | undefined;
+  for (let i = 0; i < steps.length && fitted === undefined; i++) {
+    const attempt = await fitEnvelope(
+      [steps[i]?.text ?? ""],
+      (shown, level) => build(shown > 0 ? i + 1 : 0, level),
+      how,
+      run.tokenizer,
+      o.maxTokens,
+    );
+    if (attempt.shown > 0) fitted = attempt;
+  }
+  fitted ??= await fitEnvelope([], (_, level) => build(0, level), how, run.tokenizer, o.maxTokens);
+  const status: ShapedStatus = run.httpFailed
+    ? "error"
+    : fitted.parts.status === "ok" && f.shortened.strings === 0
+      ? "ok"
+      : "partial";
+  return result(f, run, fitted, status, fitted.shown, undefined);
+}
+
+/** A copy with strings over `maxChars` shortened and containers cut to `maxItems` entries. */
+function reduce(
+  value: JsonValue,
+  maxChars: number,
+  maxItems: number,
+): { text: string; items: number; strings: number } {
+  const stats: ShortenStats = { strings: 0, chars: 0 };
+  let items = 0;
+  const limit = (v: JsonValue, depth: number): JsonValue => {
+    if (v === null || typeof v !== "object") return v;
+    if (depth > 64) return "[airlock: nesting omitted]";
+    if (Array.isArray(v)) {
+      const out = v.slice(0, maxItems).map((x) => limit(x, depth + 1));
+      if (v.length > maxItems) {
+        items += v.length - maxItems;
+        out.push(`[airlock: ${n(v.length - maxItems)} more items omitted]`);
+      }
+      return out;
+    }
+    const keys = Object.keys(v);
+    const out: { [k: string]: JsonValue } = {};
+    for (const k of keys.slice(0, maxItems)) {
+      if (k === "__proto__")
+        Object.defineProperty(out, k, {
+          value: limit(v[k] as JsonValue, depth + 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      else out[k] = limit(v[k] as JsonValue, depth + 1);
+    }
+    if (keys.length > maxItems) {
+      items += keys.length - maxItems;
+      out["[airlock]"] = `${n(keys.length - maxItems)} more keys omitted`;
+    }
+    return out;
+  };
+  const short = shorten(limit(value, 0), maxChars, stats);
+  return {
+    text: JSON.stringify(short, null, maxItems === Number.POSITIVE_INFINITY ? 0 : 0),
+    items,
+    strings: stats.strings,
+  };
+}
+
+function result(
+  f: Facts,
+  run: StructuredRun,
+  fitted: { text: string; boundary: string | undefined; tokens: number },
+  status: ShapedStatus,
+  shown: number,
+  failure: Failure | undefined,
+): Shaped {
+  const o = run.options;
+  const { intake } = f;
+  const omitted = intake.records ? Math.max(0, intake.count - shown) : 0;
+  const rules = f.clean.redactions;
+  const invisible: InvisibleCounts = f.clean.invisible;
+  const records: StructuredMeta = {
+    format: intake.format,
+    shape: intake.records ? "records" : "document",
+    ...(intake.envelope !== undefined ? { envelope: intake.envelope } : {}),
+    total: intake.count,
+    shown,
+    omitted,
+    errors: f.errors,
+    errorsShown: f.kept.slice(0, shown).filter((r) => r.error).length,
+    refused: { ...intake.refused },
+    ...(o.sort ? { sort: o.sort.text } : {}),
+    ...(o.projection
+      ? {
+          projection: {
+            spec: o.projection.spec,
+            dropped: f.projectionDropped,
+            fields: Object.fromEntries(f.projectionFields),
+          },
+        }
+      : {}),
+    ...(o.contract ? { contract: { dropped: f.contractDropped } } : {}),
+    shortened: { ...f.shortened },
+    blobs: { count: f.clean.blobs, bytes: f.clean.blobBytes },
+    ...(f.stored ? { handle: f.stored.handle } : {}),
+    ...(f.stored && omitted > 0
+      ? { cursor: encodeCursor({ handle: f.stored.handle, offset: shown }) }
+      : {}),
+    ...(f.aggregates && omitted > 0 ? { aggregates: f.aggregates } : {}),
+    ...(intake.csv ? { csv: intake.csv } : {}),
+  };
+  const count = Object.values(rules).reduce((a, b) => a + b, 0);
+  const meta: ShapedMeta = {
+    kind: "structured",
+    bytes: intake.bytes,
+    lines: 0,
+    tokens: fitted.tokens,
+    maxTokens: o.maxTokens,
+    tokenizer: run.tokenizer.name,
+    truncated: omitted > 0 || intake.capped || f.shortened.strings > 0 || status === "partial",
+    cuts: intake.capped
+      ? [{ kind: "bytes", section: "text", at: intake.bytes, limit: o.maxBytes }]
+      : [],
+    omittedLines: 0,
+    sections: [],
+    ...(fitted.boundary ? { boundary: fitted.boundary } : {}),
+    ...(o.tool !== undefined ? { tool: o.tool } : {}),
+    ...(run.httpStatus !== undefined ? { httpStatus: run.httpStatus } : {}),
+    ...(o.redactor ? { redactions: { count, rules: { ...rules } } } : {}),
+    ...(o.invisible
+      ? { invisible: { count: Object.values(invisible).reduce((a, b) => a + b, 0), ...invisible } }
+      : {}),
+    spotlight:
+      o.spotlight === "datamark" ? { mode: "datamark", marker: o.datamark } : { mode: o.spotlight },
+    records,
+    ...(failure
+      ? {
+          error: {
+            code: failure.code,
+            message: failure.message,
+            retryable: false,
+            kind: "tool" as const,
+          },
+        }
+      : run.httpFailed
+        ? {
+            error: {
+              code: "tool/http-error" as const,
+              message: `HTTP ${run.httpStatus}`,
+              retryable:
+                (run.httpStatus ?? 0) >= 500 || [408, 425, 429].includes(run.httpStatus ?? 0),
+              kind: "tool" as const,
+            },
+          }
+        : {}),
+  };
+  return { text: fitted.text, status: failure ? "error" : status, meta };
+}

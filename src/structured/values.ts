@@ -1,0 +1,532 @@
+/**
+ * Values of a structured result on their way in: an already-parsed JavaScript value read as JSON
+ * under the same limits as parsed text, and every record cleaned before anything keeps it
+ * (invisible characters out, base64 blobs and data URIs replaced by placeholders, secrets
+ * redacted inside the value that holds them) and shortened for display.
+ */
+import {
+  DEFAULT_JSON_LIMITS,
+  type JsonErrorCode,
+  type JsonLimits,
+  type JsonValue,
+} from "../decode/json.js";
+import { sha256Hex } from "../intake/digest.js";
+import { sniff } from "../intake/sniff.js";
+import type { InvisibleCounts } from "../redact/invisible.js";
+import { stripInvisible } from "../redact/invisible.js";
+import type { Redactor } from "../redact/redact.js";
+
+type JsonObject = { [key: string]: JsonValue };
+type Container = JsonValue[] | JsonObject;
+
+export type FromJs =
+  | { readonly ok: true; readonly value: JsonValue }
+  | { readonly ok: false; readonly code: JsonErrorCode; readonly message: string };
+
+/** Sets `key` as an own data property, also when it is `__proto__`. */
+export function setKey(target: JsonObject, key: string, value: JsonValue): void {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else target[key] = value;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Reads an already-parsed JavaScript value as JSON, as `JSON.stringify` would see it (`toJSON`,
+ * dropped `undefined` and functions, non-finite numbers as null), with a BigInt written as its
+ * decimal string, under the limits of `parseJson`. Iterative: depth costs no stack. A cycle, a
+ * throwing getter or a lone surrogate is refused with a stable code.
+ *
+ * @example
+ * fromJs({ id: 1n, when: new Date(0) }); // { ok: true, value: { id: "1", when: "1970-01-01T00:00:00.000Z" } }
+ */
+export function fromJs(input: unknown, limits: Partial<JsonLimits> = {}): FromJs {
+  const max: JsonLimits = { ...DEFAULT_JSON_LIMITS, ...limits };
+  const refuse = (code: JsonErrorCode, message: string): FromJs => ({
+    ok: false,
+    code,
+    message: `json: ${message}`,
+  });
+  const onPath = new Set<object>();
+  // Work items: read `source` into `target[key]`; or leave an object (pop it from the path).
+  type Item =
+    | {
+        readonly source: unknown;
+        readonly target: Container | null;
+        readonly key: string | number;
+        readonly depth: number;
+      }
+    | { readonly leave: object };
+  const root: { value?: JsonValue } = {};
+  const stack: Item[] = [{ source: input, target: null, key: 0, depth: 0 }];
+  try {
+    while (stack.length > 0) {
+      const item = stack.pop() as Item;
+      if ("leave" in item) {
+        onPath.delete(item.leave);
+        continue;
+      }
+      let value = item.source;
+      if (
+        value !== null &&
+        typeof value === "object" &&
+        typeof (value as { toJSON?: unknown }).toJSON === "function"
+      ) {
+        value = (value as { toJSON(key: string): unknown }).toJSON(String(item.key));
+      }
+      let out: JsonValue | undefined;
+      let children: Array<[string | number, unknown]> | undefined;
+      switch (typeof value) {
+        case "string":
+          if (value.length > max.maxStringLength)
+            return refuse("json/string-too-long", `string longer than ${max.maxStringLength}`);
+          if (LONE_SURROGATE.test(value))
+            return refuse("json/lone-surrogate", "lone surrogate in a string");
+          out = value;
+          break;
+        case "number":
+          out = Number.isFinite(value) ? value : null;
+          break;
+        case "boolean":
+          out = value;
+          break;
+        case "bigint":
+          out = value.toString();
+          break;
+        case "object": {
+          if (value === null) {
+            out = null;
+            break;
+          }
+          if (onPath.has(value)) return refuse("json/cycle", "the value refers to itself");
+          if (item.depth >= max.maxDepth)
+            return refuse("json/too-deep", `nesting deeper than ${max.maxDepth}`);
+          if (Array.isArray(value)) {
+            if (value.length > max.maxArrayLength)
+              return refuse(
+                "json/array-too-long",
+                `array longer than ${max.maxArrayLength} elements`,
+              );
+            out = new Array<JsonValue>(value.length).fill(null);
+            children = value.map((v, i) => [i, v]);
+          } else {
+            const keys = Object.keys(value);
+            if (keys.length > max.maxKeys)
+              return refuse("json/too-many-keys", `more than ${max.maxKeys} keys`);
+            out = {};
+            children = keys.map((k) => [k, (value as Record<string, unknown>)[k]]);
+          }
+          onPath.add(value);
+          stack.push({ leave: value });
+          break;
+        }
+        default:
+          // undefined, functions and symbols: absent in objects, null in arrays (as JSON.stringify).
+          out = undefined;
+      }
+      const { target, key } = item;
+      if (target === null) root.value = out ?? null;
+      else if (Array.isArray(target)) target[key as number] = out ?? null;
+      else if (out !== undefined) setKey(target, key as string, out);
+      if (children !== undefined) {
+        for (let i = children.length - 1; i >= 0; i--) {
+          const [k, v] = children[i] as [string | number, unknown];
+          stack.push({ source: v, target: out as Container, key: k, depth: item.depth + 1 });
+        }
+      }
+    }
+  } catch {
+    return refuse("json/unreadable", "the value could not be read (a getter or toJSON threw)");
+  }
+  // Objects whose `undefined` members were skipped keep key order; arrays were pre-sized.
+  return { ok: true, value: root.value ?? null };
+}
+
+/** What cleaning removed or replaced, summed over records. */
+export interface CleanStats {
+  readonly invisible: InvisibleCounts;
+  /** Secrets replaced, by rule. */
+  readonly redactions: Record<string, number>;
+  /** Base64 blobs and data URIs replaced by placeholders, and their decoded bytes. */
+  blobs: number;
+  blobBytes: number;
+}
+
+export function createCleanStats(): CleanStats {
+  return {
+    invisible: { bidi: 0, zeroWidth: 0, tag: 0, control: 0, other: 0 },
+    redactions: {},
+    blobs: 0,
+    blobBytes: 0,
+  };
+}
+
+export interface CleanOptions {
+  readonly redactor: Redactor | undefined;
+  readonly invisible: boolean;
+  /** Blobs up to this many decoded bytes get a SHA-256 in their placeholder. */
+  readonly hashLimit: number;
+}
+
+// Anything but printable ASCII, tab and line breaks: the full pass (which also NFC-normalises)
+// runs only on strings that hold such a character.
+const MAYBE_INVISIBLE = /[^\t\n\r\x20-\x7e]/;
+const DATA_URI =
+  /^data:([a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+)?((?:;[a-z0-9-]+=[^;,]*)*)(;base64)?,/i;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
+/** Shorter strings are left to the string cap: a placeholder only pays for itself on a blob. */
+export const BLOB_MIN_CHARS = 512;
+
+/** A blob's placeholder: what it was, how big, and its hash; never its content. */
+export interface BlobPlaceholder {
+  readonly blob: "base64" | "data-uri";
+  readonly mime: string;
+  readonly bytes: number;
+  readonly sha256?: string;
+}
+
+function blobOf(
+  text: string,
+): { kind: BlobPlaceholder["blob"]; mime?: string; base64: string | undefined } | undefined {
+  if (text.startsWith("data:") || text.startsWith("DATA:")) {
+    const m = DATA_URI.exec(text.slice(0, 512));
+    if (m === null) return undefined;
+    const body = text.slice(m[0].length);
+    return {
+      kind: "data-uri",
+      mime: m[1]?.toLowerCase() ?? "text/plain",
+      base64: m[3] ? body : undefined,
+    };
+  }
+  if (text.length < BLOB_MIN_CHARS) return undefined;
+  const compact = text.includes("\n") ? text.replace(/\r?\n/g, "") : text;
+  // Words, hex digests and paths are not blobs: base64 of real bytes mixes cases and digits.
+  if (!/[A-Z]/.test(compact) || !/[a-z]/.test(compact) || !/[0-9]/.test(compact)) return undefined;
+  if (BASE64.test(compact)) return { kind: "base64", base64: compact };
+  if (BASE64URL.test(compact)) {
+    return {
+      kind: "base64",
+      base64: compact.replace(/-/g, "+").replace(/_/g, "/").replace(/=+$/, ""),
+    };
+  }
+  return undefined;
+}
+
+function decodeBase64(text: string): Uint8Array | undefined {
+  try {
+    const padded = text.length % 4 === 0 ? text : text + "=".repeat(4 - (text.length % 4));
+    const binary = atob(padded);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  } catch {
+    return undefined;
+  }
+}
+
+async function placeholder(text: string, hashLimit: number): Promise<BlobPlaceholder | undefined> {
+  const blob = blobOf(text);
+  if (blob === undefined) return undefined;
+  if (blob.base64 === undefined) {
+    // A data URI in percent-encoding: its length is what there is to say.
+    const bytes = text.length - text.indexOf(",") - 1;
+    return { blob: blob.kind, mime: blob.mime ?? "text/plain", bytes };
+  }
+  const bytes = decodeBase64(blob.base64);
+  if (bytes === undefined) return undefined;
+  const sniffed = sniff(bytes.subarray(0, 4096));
+  const mime = blob.mime ?? (sniffed.kind === "binary" ? sniffed.mime : "text/plain");
+  const sha256 = bytes.byteLength <= hashLimit ? await sha256Hex(bytes) : undefined;
+  return { blob: blob.kind, mime, bytes: bytes.byteLength, ...(sha256 ? { sha256 } : {}) };
+}
+
+/**
+ * Cleans one record in place (it is the shaper's own parsed copy): keys and strings lose
+ * invisible characters, blobs become placeholders, then secrets are redacted. Redaction reads
+ * the record as compact JSON, so a rule sees a key next to its value (`"password":"…"`); each
+ * finding is then applied inside the string that holds it, or replaces that whole string when
+ * the finding reaches past it, so the record stays valid JSON.
+ *
+ * @example
+ * const stats = createCleanStats();
+ * await cleanRecord({ token: "ghp_…" }, { redactor, invisible: true, hashLimit: 1 << 24 }, stats);
+ */
+export async function cleanRecord(
+  record: JsonValue,
+  options: CleanOptions,
+  stats: CleanStats,
+): Promise<JsonValue> {
+  const holder: JsonValue[] = [record];
+  const pending: Array<Promise<void>> = [];
+  // Iterative walk over containers; `holder` makes the root one more slot to clean.
+  const work: Container[] = [holder];
+  while (work.length > 0) {
+    const container = work.pop() as Container;
+    if (Array.isArray(container)) {
+      for (let i = 0; i < container.length; i++) visit(container, i, container[i] as JsonValue);
+      continue;
+    }
+    let renamed = false;
+    for (const key of Object.keys(container)) {
+      if (options.invisible && MAYBE_INVISIBLE.test(key) && clean(key) !== key) renamed = true;
+      visit(container, key, container[key] as JsonValue);
+    }
+    if (renamed) rebuild(container, (key) => clean(key));
+  }
+  await Promise.all(pending);
+
+  function clean(text: string): string {
+    const cleaned = stripInvisible(text);
+    return cleaned.text;
+  }
+
+  function visit(container: Container, key: string | number, value: JsonValue): void {
+    if (typeof value === "string") {
+      let text = value;
+      if (options.invisible && MAYBE_INVISIBLE.test(text)) {
+        const cleaned = stripInvisible(text);
+        for (const k of Object.keys(cleaned.removed) as Array<keyof InvisibleCounts>) {
+          stats.invisible[k] += cleaned.removed[k];
+        }
+        text = cleaned.text;
+      }
+      if (
+        text.length >= 16 &&
+        (text.length >= BLOB_MIN_CHARS || text.startsWith("data:") || text.startsWith("DATA:"))
+      ) {
+        pending.push(
+          placeholder(text, options.hashLimit).then((p) => {
+            if (p === undefined) return;
+            stats.blobs++;
+            stats.blobBytes += p.bytes;
+            put(container, key, { ...p });
+          }),
+        );
+      }
+      if (text !== value) put(container, key, text);
+    } else if (value !== null && typeof value === "object") {
+      work.push(value);
+    }
+  }
+
+  const cleaned = holder[0] as JsonValue;
+  if (options.redactor === undefined) return cleaned;
+  return redactRecord(cleaned, options.redactor, stats);
+}
+
+function put(container: Container, key: string | number, value: JsonValue): void {
+  if (Array.isArray(container)) container[key as number] = value;
+  else setKey(container, key as string, value);
+}
+
+/** Renames keys of `target` in place, keeping their order; a clash gets a numbered suffix. */
+function rebuild(target: JsonObject, rename: (key: string) => string): void {
+  const entries = Object.keys(target).map((k) => [k, target[k] as JsonValue] as const);
+  for (const [k] of entries) delete target[k];
+  for (const [k, v] of entries) {
+    let name = rename(k) || "_";
+    for (let n = 2; Object.hasOwn(target, name); n++) name = `${rename(k) || "_"}_${n}`;
+    setKey(target, name, v);
+  }
+}
+
+/** A string in the compact JSON text of a record: a key or a value, and where it sits. */
+interface Leaf {
+  readonly start: number;
+  readonly end: number;
+  readonly container: Container;
+  readonly key: string | number;
+  readonly isKey: boolean;
+}
+
+/** Compact JSON identical to `JSON.stringify(value)`, with the span of every string in it. */
+function serialise(value: JsonValue): { text: string; leaves: Leaf[] } {
+  const parts: string[] = [];
+  const leaves: Leaf[] = [];
+  let length = 0;
+  const emit = (s: string) => {
+    parts.push(s);
+    length += s.length;
+  };
+  type Step =
+    | string
+    | {
+        readonly value: JsonValue;
+        readonly container: Container | null;
+        readonly key: string | number;
+      }
+    | { readonly name: string; readonly container: JsonObject };
+  const steps: Step[] = [{ value, container: null, key: 0 }];
+  while (steps.length > 0) {
+    const step = steps.pop() as Step;
+    if (typeof step === "string") {
+      emit(step);
+      continue;
+    }
+    if ("name" in step) {
+      const s = JSON.stringify(step.name);
+      leaves.push({
+        start: length,
+        end: length + s.length,
+        container: step.container,
+        key: step.name,
+        isKey: true,
+      });
+      emit(`${s}:`);
+      continue;
+    }
+    const v = step.value;
+    if (typeof v === "string") {
+      const s = JSON.stringify(v);
+      if (step.container) {
+        leaves.push({
+          start: length,
+          end: length + s.length,
+          container: step.container,
+          key: step.key,
+          isKey: false,
+        });
+      }
+      emit(s);
+    } else if (v === null || typeof v !== "object") {
+      emit(JSON.stringify(v));
+    } else if (Array.isArray(v)) {
+      emit("[");
+      steps.push("]");
+      for (let i = v.length - 1; i >= 0; i--) {
+        steps.push({ value: v[i] as JsonValue, container: v, key: i });
+        if (i > 0) steps.push(",");
+      }
+    } else {
+      emit("{");
+      steps.push("}");
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const k = keys[i] as string;
+        steps.push({ value: v[k] as JsonValue, container: v, key: k });
+        steps.push({ name: k, container: v });
+        if (i > 0) steps.push(",");
+      }
+    }
+  }
+  return { text: parts.join(""), leaves };
+}
+
+/**
+ * Redacts a record through its compact JSON text (fast path: one `JSON.stringify` and one
+ * redactor pass when nothing is found). Each string a finding touches is redacted on its own; if
+ * that finds nothing (the finding needed the key beside it, or spans two strings), the whole
+ * string is replaced by the marker. Keys are renamed the same way.
+ */
+function redactRecord(record: JsonValue, redactor: Redactor, stats: CleanStats): JsonValue {
+  const found = redactor(JSON.stringify(record)).findings;
+  if (found.length === 0) return record;
+  for (const f of found) stats.redactions[f.rule] = (stats.redactions[f.rule] ?? 0) + 1;
+  if (typeof record === "string") return redactor(record).text || `[REDACTED:${found[0]?.rule}]`;
+  const { leaves } = serialise(record);
+  // The rule of the finding that touches each leaf (first one wins).
+  const touched = new Map<Leaf, string>();
+  let from = 0;
+  for (const f of [...found].sort((a, b) => a.start - b.start)) {
+    while (from < leaves.length && (leaves[from] as Leaf).end <= f.start) from++;
+    for (let i = from; i < leaves.length && (leaves[i] as Leaf).start < f.end; i++) {
+      const leaf = leaves[i] as Leaf;
+      if (!touched.has(leaf)) touched.set(leaf, f.rule);
+    }
+  }
+  const renames = new Map<JsonObject, Map<string, string>>();
+  for (const [leaf, rule] of touched) {
+    const current = leaf.isKey
+      ? (leaf.key as string)
+      : ((leaf.container as Record<string | number, JsonValue>)[leaf.key] as string);
+    const own = redactor(current);
+    const replaced = own.findings.length > 0 ? own.text : `[REDACTED:${rule}]`;
+    if (!leaf.isKey) put(leaf.container, leaf.key, replaced);
+    else if (replaced !== current) {
+      const object = leaf.container as JsonObject;
+      const map = renames.get(object) ?? new Map<string, string>();
+      map.set(current, replaced);
+      renames.set(object, map);
+    }
+  }
+  for (const [object, map] of renames) rebuild(object, (k) => map.get(k) ?? k);
+  return record;
+}
+
+/** Markers a shortened string carries inside it. */
+export function valueCutMarker(chars: number): string {
+  return `[airlock: ${chars.toLocaleString("en-US")} chars omitted from this value]`;
+}
+
+/** Strings shortened for display, and the characters they lost. */
+export interface ShortenStats {
+  strings: number;
+  chars: number;
+}
+
+/**
+ * A copy of `value` for display, each string longer than `maxChars` cut in its middle with an
+ * in-value marker (never inside a surrogate pair or a redaction marker). The stored record is
+ * untouched.
+ *
+ * @example
+ * shorten({ body: "x".repeat(5000) }, 200).body; // "xxx…[airlock: 4,800 chars omitted from this value]…xxx"
+ */
+export function shorten(value: JsonValue, maxChars: number, stats?: ShortenStats): JsonValue {
+  if (typeof value === "string") return shortenString(value, maxChars, stats);
+  if (value === null || typeof value !== "object") return value;
+  const root: JsonValue[] = [value];
+  const work: Array<[Container, Container]> = [[root, [null]]];
+  const out = work[0]?.[1] as JsonValue[];
+  while (work.length > 0) {
+    const [source, target] = work.pop() as [Container, Container];
+    const keys = Array.isArray(source) ? source.map((_, i) => i) : Object.keys(source);
+    for (const k of keys) {
+      const v = (source as Record<string | number, JsonValue>)[k] as JsonValue;
+      let copy: JsonValue;
+      if (typeof v === "string") copy = shortenString(v, maxChars, stats);
+      else if (v === null || typeof v !== "object") copy = v;
+      else {
+        copy = Array.isArray(v) ? [] : {};
+        work.push([v, copy]);
+      }
+      put(target, k, copy);
+    }
+  }
+  return out[0] as JsonValue;
+}
+
+function shortenString(text: string, maxChars: number, stats?: ShortenStats): string {
+  if (text.length <= maxChars) return text;
+  const keep = Math.max(8, maxChars - 48);
+  let head = Math.ceil(keep * 0.7);
+  let tail = keep - head;
+  // Never split a surrogate pair or a redaction marker.
+  if (/[\uD800-\uDBFF]/.test(text.charAt(head - 1))) head--;
+  if (/[\uDC00-\uDFFF]/.test(text.charAt(text.length - tail))) tail--;
+  const open = text.lastIndexOf("[REDACTED:", head);
+  if (open !== -1 && text.indexOf("]", open) >= head) head = open;
+  const closeAt = text.indexOf("]", text.length - tail);
+  const markerStart = text.lastIndexOf("[REDACTED:", text.length - tail);
+  if (
+    markerStart !== -1 &&
+    closeAt !== -1 &&
+    markerStart < text.length - tail &&
+    closeAt >= text.length - tail
+  ) {
+    tail = text.length - closeAt - 1;
+  }
+  const omitted = text.length - head - tail;
+  if (stats) {
+    stats.strings++;
+    stats.chars += omitted;
+  }
+  return `${text.slice(0, head)}…${valueCutMarker(omitted)}…${tail > 0 ? text.slice(text.length - tail) : ""}`;
+}
