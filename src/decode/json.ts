@@ -98,7 +98,20 @@ const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
  * parseJson('{"a": 1, "a": 2}'); // { ok: false, error: { code: "json/duplicate-key", … } }
  */
 export function parseJson(text: string, limits: Partial<JsonLimits> = {}): JsonParsed {
-  const max: JsonLimits = { ...DEFAULT_JSON_LIMITS, ...limits };
+  return parseJsonWithin(text, { ...DEFAULT_JSON_LIMITS, ...limits });
+}
+
+const SMALL_INTEGER = /^-?(?:0|[1-9][0-9]{0,14})$/;
+
+/** `parseJson` with every limit given (no defaults merged): for a caller parsing many records. */
+export function parseJsonWithin(text: string, max: JsonLimits): JsonParsed {
+  // Records of a streamed array are often plain numbers or literals: no parser needed.
+  if (text.length <= 16) {
+    if (SMALL_INTEGER.test(text)) return { ok: true, value: Number(text) };
+    if (text === "true" || text === "false" || text === "null") {
+      return { ok: true, value: text === "null" ? null : text === "true" };
+    }
+  }
   try {
     return { ok: true, value: parse(text, max) };
   } catch (error) {

@@ -10,6 +10,7 @@ import {
   type JsonLimits,
   type JsonValue,
   parseJson,
+  parseJsonWithin,
 } from "../decode/json.js";
 import { createRecordSplitter, type SplitEnd } from "../decode/records.js";
 import { completeLength, createUtf8Decoder } from "../decode/utf8.js";
@@ -316,7 +317,7 @@ export async function readStructured(
       let value: JsonValue;
       if ("value" in item) value = item.value;
       else {
-        const parsed = parseJson(item.text, limits);
+        const parsed = parseJsonWithin(item.text, limits);
         if (!parsed.ok) {
           // In one JSON document, malformed JSON anywhere refuses the document; a record over a
           // limit is refused alone. NDJSON lines are independent records.

@@ -49,11 +49,15 @@ export interface StructuredRun {
 const ID_FIELDS = ["id", "number", "uuid", "key", "name", "_id", "sha"];
 const MAX_IDS = 20;
 
+/** Ids look like ids: numbers, or one short token (never prose a tool could write instructions in). */
+const ID_TOKEN = /^[A-Za-z0-9_.:#/-]{1,64}$/;
+
 function idOf(record: JsonValue): string | undefined {
   if (record === null || typeof record !== "object" || Array.isArray(record)) return undefined;
   for (const f of ID_FIELDS) {
     const v = record[f];
-    if (typeof v === "number" || (typeof v === "string" && v.length <= 64)) return String(v);
+    if (typeof v === "number" && Number.isFinite(v)) return String(v);
+    if (typeof v === "string" && ID_TOKEN.test(v)) return v;
   }
   return undefined;
 }
@@ -85,7 +89,7 @@ export async function shapeStructured(
   const shortened: ShortenStats = { strings: 0, chars: 0 };
   const cleanOptions = { redactor: o.redactor, invisible: o.invisible, hashLimit: o.hashLimit };
   let violation: ContractViolation | undefined;
-  const ids: string[] = [];
+  const ids: Array<{ index: number; id: string }> = [];
 
   /**
    * A spec that names where the records are (`items[*].{…}` for records under `items`) applies
@@ -102,34 +106,43 @@ export async function shapeStructured(
     return here ? projectRecord(raw, p, projectionStats) : projectDocument(raw, p, projectionStats);
   }
 
+  /** The rest of a record's way once its contract is checked; async only for blob hashes. */
+  function keep(
+    value: JsonValue,
+    index: number,
+    envelope: string | undefined,
+  ): void | Promise<void> {
+    const cleaned = cleanRecord(project(value, envelope), cleanOptions, clean);
+    if (cleaned instanceof Promise) return cleaned.then((c) => offer(c, index));
+    offer(cleaned, index);
+  }
+
+  function offer(cleaned: JsonValue, index: number): void {
+    const text = JSON.stringify(cleaned);
+    writer?.add(cleaned, text);
+    aggregator.add(cleaned);
+    const display =
+      text.length > o.maxStringChars ? shorten(cleaned, o.maxStringChars, shortened) : cleaned;
+    keeper.add({
+      index,
+      value: display,
+      text: display === cleaned ? text : JSON.stringify(display),
+      error: isErrorRecord(cleaned),
+      key: sortValues(o.sort, cleaned),
+    });
+  }
+
   const sink = {
-    async record(raw: JsonValue, index: number, envelope?: string): Promise<void> {
+    record(raw: JsonValue, index: number, envelope?: string): void | Promise<void> {
       if (ids.length < MAX_IDS) {
         const id = idOf(raw);
-        if (id !== undefined) ids.push(id);
+        if (id !== undefined) ids.push({ index, id });
       }
       if (violation !== undefined) return;
-      let value = raw;
-      if (contract) {
-        const checked = await contract.record(raw, index, contractStats);
-        if (!checked.ok) {
-          violation = checked.violation;
-          return;
-        }
-        value = checked.value;
-      }
-      const cleaned = await cleanRecord(project(value, envelope), cleanOptions, clean);
-      const text = JSON.stringify(cleaned);
-      writer?.add(cleaned, text);
-      aggregator.add(cleaned);
-      const display =
-        text.length > o.maxStringChars ? shorten(cleaned, o.maxStringChars, shortened) : cleaned;
-      keeper.add({
-        index,
-        value: display,
-        text: display === cleaned ? text : JSON.stringify(display),
-        error: isErrorRecord(cleaned),
-        key: sortValues(o.sort, cleaned),
+      if (contract === undefined) return keep(raw, index, envelope);
+      return contract.record(raw, index, contractStats).then((checked) => {
+        if (!checked.ok) violation = checked.violation;
+        else return keep(checked.value, index, envelope);
       });
     },
   };
@@ -157,6 +170,13 @@ export async function shapeStructured(
       const checked = await contract.document(doc, contractStats);
       if (!checked.ok) violation = checked.violation;
       else doc = checked.value;
+      // A single object is also the one record the tenant and host checks are about.
+      const inv = o.contract?.invariants;
+      if (violation === undefined && (inv?.tenant !== undefined || inv?.check !== undefined)) {
+        const again = await contract.record(doc, 0, contractStats);
+        if (!again.ok) violation = again.violation;
+        else doc = again.value;
+      }
     }
     if (violation === undefined) {
       if (!intake.records && o.projection)
@@ -166,7 +186,7 @@ export async function shapeStructured(
   }
 
   const kept = keeper.finish();
-  const stored =
+  let stored =
     writer && intake.records && !intake.error && violation === undefined
       ? await writer.finish({
           ...(o.tool !== undefined ? { tool: o.tool } : {}),
@@ -177,7 +197,7 @@ export async function shapeStructured(
           errorsFirst: o.errorsFirst,
         })
       : undefined;
-  if (stored && o.store) await o.store.put(stored);
+  if (stored && o.store && (await o.store.put(stored)) === false) stored = undefined;
 
   const facts: Facts = {
     intake,
@@ -186,7 +206,8 @@ export async function shapeStructured(
     aggregates: intake.records ? aggregator.result() : undefined,
     document,
     violation,
-    ids,
+    // The record that broke the contract is not vouched for by listing its id.
+    ids: ids.filter((e) => e.index !== violation?.index).map((e) => e.id),
     stored,
     projectionDropped: projectionStats.dropped,
     projectionFields: projectionStats.fields,
@@ -201,7 +222,7 @@ export async function shapeStructured(
 async function fromValue(
   value: unknown,
   o: CompiledOptions,
-  sink: { record(value: JsonValue, index: number, envelope?: string): Promise<void> },
+  sink: { record(value: JsonValue, index: number, envelope?: string): void | Promise<void> },
 ): Promise<IntakeResult> {
   const base = {
     format: "json" as const,
@@ -217,7 +238,8 @@ async function fromValue(
         base.refused[read.code] = (base.refused[read.code] ?? 0) + 1;
         continue;
       }
-      await sink.record(read.value, count++);
+      const pending = sink.record(read.value, count++);
+      if (pending !== undefined) await pending;
     }
     return { ...base, records: true, count };
   }

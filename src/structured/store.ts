@@ -33,7 +33,8 @@ export interface StoredInfo {
  * Workers KV); `get` of an unknown or expired handle returns undefined.
  */
 export interface ResultStore {
-  put(result: StoredResult): void | Promise<void>;
+  /** Keeps a result; `false` says it was not kept (too large), and no handle is given out. */
+  put(result: StoredResult): boolean | undefined | Promise<boolean | undefined>;
   get(handle: string): StoredResult | undefined | Promise<StoredResult | undefined>;
 }
 
@@ -80,13 +81,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryResul
     put(result) {
       remove(result.handle);
       // A result larger than the whole store is not kept (the shaped output says so).
-      if (result.chars > maxChars) return;
+      if (result.chars > maxChars) return false;
       entries.set(result.handle, { result, expires: now() + ttl });
       chars += result.chars;
       for (const handle of entries.keys()) {
         if (chars <= maxChars) break;
         remove(handle);
       }
+      return true;
     },
     get(handle) {
       const entry = entries.get(handle);

@@ -258,11 +258,13 @@ async function placeholder(text: string, hashLimit: number): Promise<BlobPlaceho
  * const stats = createCleanStats();
  * await cleanRecord({ token: "ghp_…" }, { redactor, invisible: true, hashLimit: 1 << 24 }, stats);
  */
-export async function cleanRecord(
+export function cleanRecord(
   record: JsonValue,
   options: CleanOptions,
   stats: CleanStats,
-): Promise<JsonValue> {
+): JsonValue | Promise<JsonValue> {
+  // Numbers, booleans and null carry nothing to clean.
+  if (record === null || typeof record === "number" || typeof record === "boolean") return record;
   const holder: JsonValue[] = [record];
   const pending: Array<Promise<void>> = [];
   // Iterative walk over containers; `holder` makes the root one more slot to clean.
@@ -275,16 +277,33 @@ export async function cleanRecord(
     }
     let renamed = false;
     for (const key of Object.keys(container)) {
-      if (options.invisible && MAYBE_INVISIBLE.test(key) && clean(key) !== key) renamed = true;
+      if (options.invisible && MAYBE_INVISIBLE.test(key)) {
+        const cleaned = stripInvisible(key);
+        if (cleaned.text !== key) {
+          renamed = true;
+          count(cleaned.removed);
+        }
+      }
       visit(container, key, container[key] as JsonValue);
     }
     if (renamed) rebuild(container, (key) => clean(key));
   }
-  await Promise.all(pending);
+  const done = (): JsonValue => {
+    const cleaned = holder[0] as JsonValue;
+    if (options.redactor === undefined) return cleaned;
+    return redactRecord(cleaned, options.redactor, stats);
+  };
+  // Only a blob's hash makes cleaning wait.
+  return pending.length === 0 ? done() : Promise.all(pending).then(done);
 
   function clean(text: string): string {
     const cleaned = stripInvisible(text);
     return cleaned.text;
+  }
+
+  function count(removed: InvisibleCounts): void {
+    for (const k of Object.keys(removed) as Array<keyof InvisibleCounts>)
+      stats.invisible[k] += removed[k];
   }
 
   function visit(container: Container, key: string | number, value: JsonValue): void {
@@ -292,9 +311,7 @@ export async function cleanRecord(
       let text = value;
       if (options.invisible && MAYBE_INVISIBLE.test(text)) {
         const cleaned = stripInvisible(text);
-        for (const k of Object.keys(cleaned.removed) as Array<keyof InvisibleCounts>) {
-          stats.invisible[k] += cleaned.removed[k];
-        }
+        count(cleaned.removed);
         text = cleaned.text;
       }
       if (
@@ -315,10 +332,6 @@ export async function cleanRecord(
       work.push(value);
     }
   }
-
-  const cleaned = holder[0] as JsonValue;
-  if (options.redactor === undefined) return cleaned;
-  return redactRecord(cleaned, options.redactor, stats);
 }
 
 function put(container: Container, key: string | number, value: JsonValue): void {
