@@ -160,6 +160,11 @@ export interface StructuredMeta {
   readonly contract?: { readonly dropped: number };
   /** Strings shortened inside their value for display, and the characters left out. */
   readonly shortened: { readonly strings: number; readonly chars: number };
+  /**
+   * The one record shown did not fit whole and is shown reduced (shorter strings, fewer items,
+   * markers saying how many; or its outline).
+   */
+  readonly reduced?: boolean;
   /** Base64 blobs and data URIs replaced by placeholders, and their decoded bytes. */
   readonly blobs: { readonly count: number; readonly bytes: number };
   /** Where the full result is stored for `read_result`. */

@@ -446,8 +446,13 @@ function cut(text: string, max: number): string {
 
 // Shown bare when nothing in it could be read as the list around it; quoted otherwise.
 const BARE = /^[\w@/+-][\w.@/+-]{0,39}$/;
+// Long values keep both ends: URLs and paths that share a prefix differ at the end.
 const show = (v: string | number) =>
-  typeof v === "number" ? num(v) : BARE.test(v) ? v : JSON.stringify(cut(v, 40));
+  typeof v === "number"
+    ? num(v)
+    : BARE.test(v)
+      ? v
+      : JSON.stringify(v.length <= 40 ? v : `${cut(v, 23).slice(0, -1)}…${v.slice(-16)}`);
 
 function topText(values: ValueSummary<string | number>): string {
   const { top, distinct, distinctCapped } = values;

@@ -75,7 +75,12 @@ export interface FittedEnvelope {
   /** Records shown. */
   readonly shown: number;
   readonly parts: EnvelopeParts;
+  /** The one record shown is a reduced form of the first (it did not fit whole). */
+  readonly reduced?: boolean;
 }
+
+/** Writes the envelope for `n` records at summary `level`; `first` replaces the first record's text. */
+export type BuildEnvelope = (n: number, level: number, first?: string) => EnvelopeParts;
 
 /**
  * Shows as many records (a prefix of `texts`, which are in view order) as fit in `maxTokens`
@@ -86,11 +91,13 @@ export interface FittedEnvelope {
  */
 export async function fitEnvelope(
   texts: readonly string[],
-  build: (n: number, level: number) => EnvelopeParts,
+  build: BuildEnvelope,
   how: Presentation,
   tokenizer: ResolvedTokenizer,
   maxTokens: number,
   levels = 4,
+  /** Smaller and smaller forms of the first record, tried when not even it fits whole. */
+  shrink?: (step: number) => string | undefined,
 ): Promise<FittedEnvelope> {
   const count = async (parts: EnvelopeParts) => {
     const out = await present(parts, how);
@@ -106,14 +113,25 @@ export async function fitEnvelope(
     costs.push(c);
     spent += c;
   }
-  for (let level = 0; level < levels; level++) {
+  // Every record shown needs no omission notice and no `next` hint: it can fit where an
+  // envelope that shows none cannot.
+  if (texts.length > 0 && costs.length === texts.length && spent <= maxTokens) {
+    const parts = build(texts.length, 0);
+    const out = await count(parts);
+    if (out.tokens <= maxTokens) return { ...out, shown: texts.length, parts };
+  }
+  let none: FittedEnvelope | undefined;
+  for (let level = 0; level < levels && none === undefined; level++) {
     const empty = await count(build(0, level));
     if (empty.tokens > maxTokens) continue;
     let n = 0;
     let room = maxTokens - empty.tokens;
     while (n < costs.length && (costs[n] as number) <= room) room -= costs[n++] as number;
     for (;;) {
-      if (n === 0) return { ...empty, shown: 0, parts: build(0, level) };
+      if (n === 0) {
+        none = { ...empty, shown: 0, parts: build(0, level) };
+        break;
+      }
       const parts = build(n, level);
       const out = await count(parts);
       if (out.tokens <= maxTokens) return { ...out, shown: n, parts };
@@ -121,6 +139,20 @@ export async function fitEnvelope(
       n = Math.max(0, n - Math.max(1, Math.ceil((out.tokens - maxTokens) / Math.max(1, average))));
     }
   }
+  // Not even the first record fits whole: show it reduced rather than nothing, so a reader
+  // paging with cursors always moves on.
+  if (texts.length > 0 && shrink !== undefined) {
+    for (let step = 0; ; step++) {
+      const first = shrink(step);
+      if (first === undefined) break;
+      for (let level = 0; level < levels; level++) {
+        const parts = build(1, level, first);
+        const out = await count(parts);
+        if (out.tokens <= maxTokens) return { ...out, shown: 1, parts, reduced: true };
+      }
+    }
+  }
+  if (none !== undefined) return none;
   // Not even the shortest envelope fits: the minimum budget makes this unreachable for the
   // built-in tokenizers; a custom counter that counts very high may still get here.
   throw new AirlockError(

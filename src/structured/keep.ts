@@ -14,6 +14,8 @@ export interface KeptRecord {
   readonly value: JsonValue;
   readonly text: string;
   readonly error: boolean;
+  /** 0 not an error, 1 error, 2 critical, 3 fatal: worse errors come first among the errors. */
+  readonly severity: number;
   /** The sort key's values, read from the full record (not the shortened copy). */
   readonly key: readonly (JsonValue | undefined)[];
 }
@@ -25,10 +27,14 @@ export interface RecordKeeper {
   readonly errors: number;
 }
 
-/** Orders records: by the sort (when given), ties and no sort by input position. */
+/**
+ * Orders records: by severity (fatal, critical, error; among error records only, since others
+ * are all 0), then by the sort (when given), then by input position.
+ */
 export function viewComparator(sort: Sort | undefined): (a: KeptRecord, b: KeptRecord) => number {
-  if (sort === undefined) return (a, b) => a.index - b.index;
-  return (a, b) => compareSortValues(sort, a.key, b.key) || a.index - b.index;
+  if (sort === undefined) return (a, b) => b.severity - a.severity || a.index - b.index;
+  return (a, b) =>
+    b.severity - a.severity || compareSortValues(sort, a.key, b.key) || a.index - b.index;
 }
 
 export { sortValues };
@@ -103,7 +109,8 @@ export function createRecordKeeper(limits: {
 }): RecordKeeper {
   const compare = viewComparator(limits.sort);
   const ordered = limits.sort === undefined;
-  const errors = new BestRecords(limits.chars, compare, ordered);
+  // Errors are ranked by severity even without a sort: a later fatal outranks an earlier error.
+  const errors = new BestRecords(limits.chars, compare, false);
   const others = new BestRecords(limits.chars, compare, ordered);
   let errorCount = 0;
   return {

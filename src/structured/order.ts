@@ -191,44 +191,67 @@ const HTTP_STATUS_FIELDS = new Set([
   "code",
 ]);
 
+/** Level words above plain errors: they outrank them among the error records shown first. */
+const FATAL_WORDS = /^(?:fatal|emerg|emergency|panic|crashed)$/i;
+const CRITICAL_WORDS = /^(?:critical|crit|alert)$/i;
+
 /**
- * Whether a record reports an error or a failure: a level/status/severity field saying so, an
- * HTTP status of 500 or more, or a non-empty `error`/`exception` field. Only the record's own top
- * level and one level below (`log.level`, `event.status`) are read.
+ * How badly a record reports a failure: 0 not at all; 1 an error (a level/status/severity field
+ * saying error or failure, an HTTP status of 500 or more, a non-empty `error`/`exception`
+ * field); 2 critical; 3 fatal. Only the record's own top level and one level below
+ * (`log.level`, `event.status`) are read.
+ *
+ * @example
+ * severityOf({ level: "FATAL", msg: "out of memory" }); // 3
+ */
+export function severityOf(record: JsonValue): number {
+  if (record === null || typeof record !== "object" || Array.isArray(record)) return 0;
+  let worst = severityIn(record);
+  if (worst === 3) return worst;
+  for (const key of Object.keys(record)) {
+    const v = record[key];
+    if (v !== null && typeof v === "object" && !Array.isArray(v))
+      worst = Math.max(worst, severityIn(v));
+  }
+  return worst;
+}
+
+/**
+ * Whether a record reports an error or a failure (`severityOf(record) > 0`).
  *
  * @example
  * isErrorRecord({ level: "ERROR", msg: "disk full" }); // true
  */
 export function isErrorRecord(record: JsonValue): boolean {
-  if (record === null || typeof record !== "object" || Array.isArray(record)) return false;
-  if (errorIn(record)) return true;
-  for (const key of Object.keys(record)) {
-    const v = record[key];
-    if (v !== null && typeof v === "object" && !Array.isArray(v) && errorIn(v)) return true;
-  }
-  return false;
+  return severityOf(record) > 0;
 }
 
-function errorIn(object: { [key: string]: JsonValue }): boolean {
+function severityIn(object: { [key: string]: JsonValue }): number {
+  let worst = 0;
   for (const key of Object.keys(object)) {
     const name = key.toLowerCase();
     const v = object[key];
-    if (LEVEL_FIELDS.has(name) && typeof v === "string" && ERROR_WORDS.test(v.trim())) return true;
-    if (LEVEL_FIELDS.has(name) && typeof v === "number" && name.startsWith("severity") && v >= 17) {
-      // OpenTelemetry severity numbers: 17–24 are ERROR and FATAL.
-      return v <= 24;
-    }
-    if (HTTP_STATUS_FIELDS.has(name) && typeof v === "number" && v >= 500 && v <= 599) return true;
-    if (
+    if (LEVEL_FIELDS.has(name) && typeof v === "string") {
+      const word = v.trim();
+      if (FATAL_WORDS.test(word)) return 3;
+      if (CRITICAL_WORDS.test(word)) worst = Math.max(worst, 2);
+      else if (ERROR_WORDS.test(word)) worst = Math.max(worst, 1);
+    } else if (LEVEL_FIELDS.has(name) && typeof v === "number" && name.startsWith("severity")) {
+      // OpenTelemetry severity numbers: 17–20 are ERROR, 21–24 FATAL.
+      if (v >= 21 && v <= 24) return 3;
+      if (v >= 17 && v <= 20) worst = Math.max(worst, 1);
+    } else if (HTTP_STATUS_FIELDS.has(name) && typeof v === "number" && v >= 500 && v <= 599) {
+      worst = Math.max(worst, 1);
+    } else if (
       ERROR_FIELDS.has(name) &&
       v !== null &&
       v !== false &&
       v !== "" &&
-      !(Array.isArray(v) && v.length === 0)
+      !(Array.isArray(v) && v.length === 0) &&
+      !(typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0)
     ) {
-      if (typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0) continue;
-      return true;
+      worst = Math.max(worst, 1);
     }
   }
-  return false;
+  return worst;
 }

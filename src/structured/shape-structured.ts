@@ -17,10 +17,18 @@ import type { CompiledContract, ContractViolation } from "./contract.js";
 import { type EnvelopeParts, fitEnvelope, type Presentation, recordsJson } from "./envelope.js";
 import { type IntakeResult, readStructured, type StructuredFormat } from "./intake.js";
 import { createRecordKeeper, type KeptRecord } from "./keep.js";
-import { isErrorRecord, sortValues } from "./order.js";
+import { severityOf, sortValues } from "./order.js";
 import { createProjectionStats, projectDocument, projectRecord } from "./project.js";
 import { createStoreWriter, encodeCursor, type StoredResult } from "./store.js";
-import { cleanRecord, createCleanStats, fromJs, type ShortenStats, shorten } from "./values.js";
+import {
+  cleanRecord,
+  createCleanStats,
+  fromJs,
+  reduceValue,
+  type ShortenStats,
+  shorten,
+  shrinkSteps,
+} from "./values.js";
 
 /** What the host's summariser gets: the records shown, already capped and cleaned. */
 export interface SummarizeInput {
@@ -119,6 +127,7 @@ export async function shapeStructured(
 
   function offer(cleaned: JsonValue, index: number): void {
     const text = JSON.stringify(cleaned);
+    const severity = severityOf(cleaned);
     writer?.add(cleaned, text);
     aggregator.add(cleaned);
     const display =
@@ -127,7 +136,9 @@ export async function shapeStructured(
       index,
       value: display,
       text: display === cleaned ? text : JSON.stringify(display),
-      error: isErrorRecord(cleaned),
+      error: severity > 0,
+      // Severity orders error records only when they come first (else the view ignores it).
+      severity: o.errorsFirst ? severity : 0,
       key: sortValues(o.sort, cleaned),
     });
   }
@@ -364,7 +375,7 @@ async function render(f: Facts, run: StructuredRun): Promise<Shaped> {
   const notes = cleaningNotes(f);
   const generated =
     o.summarize && total > f.kept.length ? await summarise(f, run, texts) : undefined;
-  const build = (shown: number, level: number): EnvelopeParts => {
+  const build = (shown: number, level: number, first?: string): EnvelopeParts => {
     const omitted = total - shown;
     const parts: string[] = [];
     parts.push(`${n(total)} records (${formatName(intake)})`);
@@ -387,6 +398,8 @@ async function render(f: Facts, run: StructuredRun): Promise<Shaped> {
     if (intake.csv && intake.csv.ragged > 0)
       parts.push(`${n(intake.csv.ragged)} rows with a different number of fields`);
     if (intake.csv?.unterminatedQuote) parts.push("the input ends inside a quoted field");
+    if (first !== undefined)
+      parts.push("the record shown is reduced to fit (shorter strings, fewer items)");
     if (level <= 1) parts.push(...notes);
     const lines = [parts.join("; ")];
     if (level <= 2 && f.document !== undefined && intake.envelope !== undefined) {
@@ -409,7 +422,9 @@ async function render(f: Facts, run: StructuredRun): Promise<Shaped> {
       status:
         total === 0 ? "empty" : omitted > 0 || intake.capped || refused > 0 ? "partial" : "ok",
       summary: lines.join("\n"),
-      data: recordsJson(texts.slice(0, shown)),
+      data: recordsJson(
+        first !== undefined ? [first, ...texts.slice(1, shown)] : texts.slice(0, shown),
+      ),
       ...(omitted > 0
         ? {
             omitted: {
@@ -422,12 +437,21 @@ async function render(f: Facts, run: StructuredRun): Promise<Shaped> {
       ...(omitted > 0 ? { next: nextHint(f, o, shown, total) } : {}),
     };
   };
-  const fitted = await fitEnvelope(texts, build, how, run.tokenizer, o.maxTokens);
+  const first = f.kept[0];
+  const fitted = await fitEnvelope(
+    texts,
+    build,
+    how,
+    run.tokenizer,
+    o.maxTokens,
+    4,
+    first ? shrinkSteps(first.value, (v) => outline(v, { maxChars: 400 })) : undefined,
+  );
   const status: ShapedStatus = run.httpFailed
     ? "error"
     : fitted.parts.status === "empty"
       ? "empty"
-      : fitted.parts.status === "partial" || f.shortened.strings > 0
+      : fitted.parts.status === "partial" || f.shortened.strings > 0 || fitted.reduced
         ? "partial"
         : "ok";
   return result(f, run, fitted, status, fitted.shown, undefined);
@@ -436,7 +460,7 @@ async function render(f: Facts, run: StructuredRun): Promise<Shaped> {
 function nextHint(f: Facts, o: CompiledOptions, shown: number, total: number): string {
   if (f.stored) {
     const cursor = encodeCursor({ handle: f.stored.handle, offset: shown });
-    return `call read_result with {"handle":"${f.stored.handle}","cursor":"${cursor}"} for the records after these ${n(shown)} (${n(total - shown)} more)`;
+    return `call read_result with {"cursor":"${cursor}"} for the records after these ${n(shown)} (${n(total - shown)} more)`;
   }
   if (o.store) return `the result was too large to keep for read_result; ${o.recordsNext}`;
   return o.recordsNext;
@@ -508,7 +532,7 @@ async function renderDocument(f: Facts, run: StructuredRun, how: Presentation): 
     [60, 3],
     [40, 1],
   ];
-  const steps = ladder.map(([strings, items]) => reduce(doc, strings, items));
+  const steps = ladder.map(([strings, items]) => reduceValue(doc, strings, items));
   const describe = (kind: string) =>
     Array.isArray(doc)
       ? `a JSON array of ${n(doc.length)}`
@@ -556,55 +580,10 @@ async function renderDocument(f: Facts, run: StructuredRun, how: Presentation): 
   return result(f, run, fitted, status, fitted.shown, undefined);
 }
 
-/** A copy with strings over `maxChars` shortened and containers cut to `maxItems` entries. */
-function reduce(
-  value: JsonValue,
-  maxChars: number,
-  maxItems: number,
-): { text: string; items: number; strings: number } {
-  const stats: ShortenStats = { strings: 0, chars: 0 };
-  let items = 0;
-  const limit = (v: JsonValue, depth: number): JsonValue => {
-    if (v === null || typeof v !== "object") return v;
-    if (depth > 64) return "[airlock: nesting omitted]";
-    if (Array.isArray(v)) {
-      const out = v.slice(0, maxItems).map((x) => limit(x, depth + 1));
-      if (v.length > maxItems) {
-        items += v.length - maxItems;
-        out.push(`[airlock: ${n(v.length - maxItems)} more items omitted]`);
-      }
-      return out;
-    }
-    const keys = Object.keys(v);
-    const out: { [k: string]: JsonValue } = {};
-    for (const k of keys.slice(0, maxItems)) {
-      if (k === "__proto__")
-        Object.defineProperty(out, k, {
-          value: limit(v[k] as JsonValue, depth + 1),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      else out[k] = limit(v[k] as JsonValue, depth + 1);
-    }
-    if (keys.length > maxItems) {
-      items += keys.length - maxItems;
-      out["[airlock]"] = `${n(keys.length - maxItems)} more keys omitted`;
-    }
-    return out;
-  };
-  const short = shorten(limit(value, 0), maxChars, stats);
-  return {
-    text: JSON.stringify(short, null, maxItems === Number.POSITIVE_INFINITY ? 0 : 0),
-    items,
-    strings: stats.strings,
-  };
-}
-
 function result(
   f: Facts,
   run: StructuredRun,
-  fitted: { text: string; boundary: string | undefined; tokens: number },
+  fitted: { text: string; boundary: string | undefined; tokens: number; reduced?: boolean },
   status: ShapedStatus,
   shown: number,
   failure: Failure | undefined,
@@ -636,6 +615,7 @@ function result(
       : {}),
     ...(o.contract ? { contract: { dropped: f.contractDropped } } : {}),
     shortened: { ...f.shortened },
+    ...(fitted.reduced ? { reduced: true } : {}),
     blobs: { count: f.clean.blobs, bytes: f.clean.blobBytes },
     ...(f.stored ? { handle: f.stored.handle } : {}),
     ...(f.stored && omitted > 0

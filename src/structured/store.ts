@@ -216,38 +216,42 @@ function fromBase64Url(text: string): string | undefined {
 /**
  * An opaque cursor: the handle, the position in the view, and the view's filter and fields. It
  * points into a stored snapshot that never changes, so it stays valid as long as the result is
- * stored, and a cursor cannot reach another handle's records.
+ * stored, and it names its handle, so it cannot reach another result's records. Short, because
+ * the model copies it: `cur_<handle>_<offset>`, plus the view when a filter or fields were asked.
  *
  * @example
  * decodeCursor(encodeCursor({ handle: "res_…", offset: 20 })); // { handle: "res_…", offset: 20 }
  */
 export function encodeCursor(cursor: Cursor): string {
-  const body: unknown[] = [1, cursor.handle, cursor.offset];
-  if (cursor.where !== undefined || cursor.fields !== undefined)
-    body.push(cursor.where ?? null, cursor.fields ?? null);
-  return `cur_${toBase64Url(JSON.stringify(body))}`;
+  const handle = cursor.handle.startsWith("res_") ? cursor.handle.slice(4) : cursor.handle;
+  const base = `cur_${handle}_${cursor.offset.toString(36)}`;
+  if (cursor.where === undefined && cursor.fields === undefined) return base;
+  return `${base}_${toBase64Url(JSON.stringify([cursor.where ?? null, cursor.fields ?? null]))}`;
 }
 
 /** Reads a cursor back; undefined for anything that is not one of ours. */
 export function decodeCursor(text: string): Cursor | undefined {
-  if (typeof text !== "string" || !text.startsWith("cur_") || text.length > 8192) return undefined;
-  const json = fromBase64Url(text.slice(4));
+  if (typeof text !== "string" || text.length > 8192) return undefined;
+  const m = /^cur_([0-9a-f]{24})_([0-9a-z]{1,11})(?:_([A-Za-z0-9_-]+))?$/.exec(text);
+  if (m === null) return undefined;
+  const offset = Number.parseInt(m[2] as string, 36);
+  if (!Number.isSafeInteger(offset) || offset < 0) return undefined;
+  const handle = `res_${m[1]}`;
+  if (m[3] === undefined) return { handle, offset };
+  const json = fromBase64Url(m[3]);
   if (json === undefined) return undefined;
-  let body: unknown;
+  let view: unknown;
   try {
-    body = JSON.parse(json);
+    view = JSON.parse(json);
   } catch {
     return undefined;
   }
-  if (!Array.isArray(body) || body[0] !== 1 || typeof body[1] !== "string") return undefined;
-  const offset = body[2];
-  if (typeof offset !== "number" || !Number.isSafeInteger(offset) || offset < 0) return undefined;
-  const where = body[3];
-  const fields = body[4];
+  if (!Array.isArray(view) || view.length !== 2) return undefined;
+  const [where, fields] = view as [unknown, unknown];
   return {
-    handle: body[1],
+    handle,
     offset,
-    ...(where !== undefined && where !== null && typeof where === "object" && !Array.isArray(where)
+    ...(where !== null && typeof where === "object" && !Array.isArray(where)
       ? { where: where as Where }
       : {}),
     ...(typeof fields === "string" || Array.isArray(fields)

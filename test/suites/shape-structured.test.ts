@@ -481,7 +481,8 @@ describe("structured: cursors and read_result", () => {
     let cursor = first.meta.records?.cursor;
     const handle = first.meta.records?.handle as string;
     expect(handle).toMatch(/^res_[0-9a-f]{24}$/);
-    expect(first.text).toContain(`"handle":"${handle}"`);
+    expect(first.text).toContain(`"cursor":"${cursor}"`);
+    expect(cursor?.startsWith(`cur_${handle.slice(4)}_`)).toBe(true);
     let pages = 1;
     while (cursor !== undefined) {
       const page = await read({ handle, cursor });
