@@ -22,6 +22,9 @@ export const ENVELOPE_KEYS: readonly string[] = [
   "values",
 ];
 
+/** What ends a run of ordinary string characters. */
+const STRING_STOP = /["\\]/g;
+
 export interface RecordSink {
   /** One record's JSON text, with its 0-based index in the array. */
   record(text: string, index: number): void;
@@ -132,6 +135,17 @@ export function createRecordSplitter(
         continue;
       }
       if (inString) {
+        if (!escaped && !readingKey && c !== 0x22 && c !== 0x5c) {
+          // Inside a string only a quote or a backslash matters: jump to the next one.
+          STRING_STOP.lastIndex = i;
+          const stop = STRING_STOP.exec(chunk);
+          if (stop === null) {
+            i = chunk.length - 1;
+            continue;
+          }
+          i = stop.index - 1;
+          continue;
+        }
         if (readingKey && !(c === 0x22 && !escaped)) keyText += chunk[i];
         if (escaped) escaped = false;
         else if (c === 0x5c) escaped = true;
