@@ -461,6 +461,13 @@ function topText(values: ValueSummary<string | number>): string {
   return `${shown.join(", ")} (${count(distinct)}${distinctCapped ? "+" : ""} distinct)`;
 }
 
+/** A field path as written in the prose: bare when plain, JSON-quoted otherwise (a key is tool text). */
+const PLAIN_PATH = /^[\w$@-]+(?:\[\*\])?(?:\.[\w$@-]+(?:\[\*\])?)*$/;
+function pathText(path: string): string {
+  if (path === "") return "(record)";
+  return PLAIN_PATH.test(path) ? path : JSON.stringify(cut(path, 80));
+}
+
 /** One field's line and how soon an agent acts on it (0 first), or undefined: nothing to say. */
 function describeField(f: FieldAggregate, of: number | undefined) {
   const parts: string[] = [];
@@ -516,7 +523,7 @@ function describeField(f: FieldAggregate, of: number | undefined) {
   else if (f.nulls > 0) say(tier === 3 ? 1 : tier, `null ${count(f.nulls)}`);
   if (missing > 0) say(tier === 3 ? 1 : tier, `missing ${count(missing)}`);
   if (tier === 3) return undefined; // an object or array always there: its fields speak
-  return { tier, text: cut(`${f.path === "" ? "(record)" : f.path}: ${parts.join("; ")}`, 240) };
+  return { tier, text: cut(`${pathText(f.path)}: ${parts.join("; ")}`, 240) };
 }
 
 /**

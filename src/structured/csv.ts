@@ -86,7 +86,8 @@ export interface CsvEnd {
  */
 export interface CsvSplitter {
   write(chunk: string): void;
-  end(): CsvEnd;
+  /** Ends the input; `cut: true` says it was cut short, so an unfinished last row is dropped. */
+  end(cut?: boolean): CsvEnd;
 }
 
 const CANDIDATES = [",", "\t", ";", "|"] as const;
@@ -382,8 +383,14 @@ export function createCsvSplitter(sink: CsvSink, options: CsvOptions = {}): CsvS
     scan(chunk);
   }
 
-  function end(): CsvEnd {
+  function end(cut = false): CsvEnd {
     if (delimiter === undefined) decide();
+    if (cut) {
+      // The row after the last line break is a piece of a row: never a record.
+      row = "";
+      rowChars = 0;
+      state = NORMAL;
+    }
     if (state === QUOTED) {
       // The rest of the input is the open field, as papaparse reads it (no closing quote).
       unterminatedQuote = true;

@@ -13,7 +13,7 @@ import {
   parseJsonWithin,
 } from "../decode/json.js";
 import { createRecordSplitter, type SplitEnd } from "../decode/records.js";
-import { completeLength, createUtf8Decoder } from "../decode/utf8.js";
+import { createUtf8Decoder } from "../decode/utf8.js";
 import { type ByteSource, openSource } from "../intake/source.js";
 import type { StreamSource } from "../options.js";
 
@@ -88,6 +88,8 @@ export interface IntakeResult {
    * written as `[]`). Absent when it was too large or malformed.
    */
   readonly document?: JsonValue;
+  /** Lines of sniffed NDJSON that were not JSON, kept as string records. */
+  readonly textLines?: number;
   /** Records refused (limits, and for NDJSON and CSV malformed lines), by code. */
   readonly refused: Readonly<Record<string, number>>;
   /** CSV details: columns, ragged rows, an unterminated quote. */
@@ -155,17 +157,21 @@ export function asIterable(src: ByteSource): AsyncIterable<Uint8Array> {
 
 /**
  * Reads the first bytes of a source to sniff them: up to `bytes`, and no further than needed to
- * see that the text cannot be JSON (its first non-space character is not `{` or `[`) or to see
- * its second line. A read that fails is kept, to be raised on replay.
+ * see that the text cannot be JSON (its first non-space character is not `{` or `[`). A read
+ * that fails is kept, to be raised on replay.
  */
 export async function peek(
   src: ByteSource,
   bytes: number,
-): Promise<{ head: Uint8Array[]; text: string; failure?: { error: unknown } }> {
+): Promise<{ head: Uint8Array[]; text: string; ended: boolean; failure?: { error: unknown } }> {
   const head: Uint8Array[] = [];
   let n = 0;
   let text = "";
+  let ended = false;
   let failure: { error: unknown } | undefined;
+  const decoder = createUtf8Decoder((t) => {
+    text += t;
+  });
   while (n < bytes) {
     let chunk: Uint8Array | undefined;
     try {
@@ -174,29 +180,43 @@ export async function peek(
       failure = { error };
       break;
     }
-    if (chunk === undefined) break;
+    if (chunk === undefined) {
+      ended = true;
+      break;
+    }
     head.push(chunk);
     n += chunk.byteLength;
-    text = decodeHead(head, bytes);
+    decoder.write(chunk);
     const start = text.search(/\S/);
-    if (start !== -1 && text[start] !== "{" && text[start] !== "[") break;
-    if (start !== -1 && text.indexOf("\n", text.indexOf("\n", start) + 1) !== -1) break;
+    if (start !== -1 && text[start] !== "{" && text[start] !== "[" && text[start] !== "\uFEFF")
+      break;
   }
-  return { head, text, ...(failure ? { failure } : {}) };
+  return { head, text: text.replace(/^\uFEFF/, ""), ended, ...(failure ? { failure } : {}) };
 }
 
-function decodeHead(head: readonly Uint8Array[], limit: number): string {
-  let n = 0;
-  for (const c of head) n += c.byteLength;
-  const all = new Uint8Array(Math.min(n, limit));
-  let at = 0;
-  for (const c of head) {
-    if (at >= all.byteLength) break;
-    const piece = c.subarray(0, all.byteLength - at);
-    all.set(piece, at);
-    at += piece.byteLength;
+/**
+ * Whether the first part of a sniffed input holds up as what it was sniffed as: the first
+ * record (or the whole input, when it all arrived) parses. A stream cannot be read twice, so
+ * this is where a text that only starts like JSON goes back to the text path.
+ */
+export function headHoldsUp(text: string, format: StructuredFormat, ended: boolean): boolean {
+  const ok = (t: string) => {
+    const parsed = parseJson(t);
+    return parsed.ok || LIMIT_CODES.has(parsed.error.code);
+  };
+  if (format === "ndjson") {
+    const first = text.trimStart().split("\n", 1)[0] ?? "";
+    return ok(first.trim());
   }
-  return new TextDecoder().decode(all.subarray(0, completeLength(all))).replace(/^\uFEFF/, "");
+  if (ended) return ok(text);
+  const records: string[] = [];
+  const splitter = createRecordSplitter(
+    { record: (t) => records.push(t) },
+    { maxOutsideChars: text.length + 1 },
+  );
+  splitter.write(text);
+  // No whole record yet (a long first record, or one document): nothing says it is not JSON.
+  return records.length === 0 || ok(records[0] as string);
 }
 
 /**
@@ -208,7 +228,15 @@ function decodeHead(head: readonly Uint8Array[], limit: number): string {
 export async function readStructured(
   source: StreamSource | ByteSource,
   format: StructuredFormat,
-  options: { readonly maxBytes: number; readonly limits: StructuredLimits },
+  options: {
+    readonly maxBytes: number;
+    readonly limits: StructuredLimits;
+    /**
+     * NDJSON that was only sniffed: a line that is not JSON (a traceback between log events)
+     * is kept as a string record, not refused.
+     */
+    readonly lenientLines?: boolean;
+  },
   sink: IntakeSink,
 ): Promise<IntakeResult> {
   const src = isByteSource(source) ? source : openSource(source);
@@ -219,6 +247,7 @@ export async function readStructured(
   const refused: Record<string, number> = {};
   let error: IntakeResult["error"];
   let first = true;
+  let textLines = 0;
   const queue: Array<{ text: string; index: number } | { value: JsonValue; index: number }> = [];
 
   // The format's splitter: it queues record texts (or values, for CSV); `drain` parses them.
@@ -281,7 +310,7 @@ export async function readStructured(
     );
     write = (text) => csv.write(text);
     splitEnd = () => {
-      const end = csv.end();
+      const end = csv.end(capped);
       return {
         records: true,
         csv: {
@@ -321,6 +350,12 @@ export async function readStructured(
         if (!parsed.ok) {
           // In one JSON document, malformed JSON anywhere refuses the document; a record over a
           // limit is refused alone. NDJSON lines are independent records.
+          if (format === "ndjson" && options.lenientLines && !LIMIT_CODES.has(parsed.error.code)) {
+            textLines++;
+            const pending = sink.record(item.text.replace(/\r$/, ""), count++, envelopeKey());
+            if (pending !== undefined) await pending;
+            continue;
+          }
           if (format === "json" && !LIMIT_CODES.has(parsed.error.code)) {
             error = {
               code: parsed.error.code,
@@ -384,6 +419,7 @@ export async function readStructured(
     records: extra?.records ?? false,
     count,
     refused,
+    ...(textLines > 0 ? { textLines } : {}),
     ...(extra?.envelope !== undefined ? { envelope: extra.envelope } : {}),
     ...(extra?.document !== undefined ? { document: extra.document } : {}),
     ...(extra?.csv !== undefined ? { csv: extra.csv } : {}),

@@ -46,6 +46,8 @@ export { sortValues };
 class BestRecords {
   private readonly heap: KeptRecord[] = [];
   private chars = 0;
+  /** Records offered and not held: once any is, what follows in the view is not a prefix. */
+  dropped = 0;
   constructor(
     private readonly limit: number,
     /** Negative when `a` comes first in the view. */
@@ -55,7 +57,10 @@ class BestRecords {
 
   add(record: KeptRecord): void {
     // In input order with no sort, a later record never beats a held one: once full, stop.
-    if (this.ordered && this.chars >= this.limit && this.heap.length > 0) return;
+    if (this.ordered && this.chars >= this.limit && this.heap.length > 0) {
+      this.dropped++;
+      return;
+    }
     this.push(record);
     while (this.chars > this.limit && this.heap.length > 1) this.pop();
   }
@@ -78,6 +83,7 @@ class BestRecords {
   }
 
   private pop(): void {
+    this.dropped++;
     const h = this.heap;
     const top = h[0] as KeptRecord;
     const last = h.pop() as KeptRecord;
@@ -120,6 +126,9 @@ export function createRecordKeeper(limits: {
       else others.add(record);
     },
     finish() {
+      // The held records must be a prefix of the view: when error records were let go, none of
+      // the others may follow them (a cursor would skip the dropped errors for good).
+      if (errors.dropped > 0) return errors.sorted();
       return [...errors.sorted(), ...others.sorted()];
     },
     get errors() {

@@ -191,6 +191,9 @@ const HTTP_STATUS_FIELDS = new Set([
   "code",
 ]);
 
+const TEXT_FATAL = /\b(?:FATAL|PANIC|panic:|Segmentation fault|Out of memory)\b/;
+const TEXT_ERROR = /\b(?:ERROR|Error|Exception|Traceback|FAILED|failed)\b/;
+
 /** Level words above plain errors: they outrank them among the error records shown first. */
 const FATAL_WORDS = /^(?:fatal|emerg|emergency|panic|crashed)$/i;
 const CRITICAL_WORDS = /^(?:critical|crit|alert)$/i;
@@ -205,6 +208,9 @@ const CRITICAL_WORDS = /^(?:critical|crit|alert)$/i;
  * severityOf({ level: "FATAL", msg: "out of memory" }); // 3
  */
 export function severityOf(record: JsonValue): number {
+  // A line of text among records (sniffed NDJSON) is read like a log line.
+  if (typeof record === "string")
+    return TEXT_FATAL.test(record) ? 3 : TEXT_ERROR.test(record) ? 1 : 0;
   if (record === null || typeof record !== "object" || Array.isArray(record)) return 0;
   let worst = severityIn(record);
   if (worst === 3) return worst;

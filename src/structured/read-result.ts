@@ -119,7 +119,32 @@ export function createResultReader(
     };
     const parsed = parseArgs(args);
     if (typeof parsed === "string") return fail("tool/invalid-input", `read_result: ${parsed}`);
-    const stored = await store.get(parsed.handle);
+    let stored: StoredResult | undefined;
+    try {
+      stored = await store.get(parsed.handle);
+    } catch {
+      const fitted = await fitEnvelope(
+        [],
+        () => ({
+          status: "error",
+          summary: "read_result: the result store failed; try again",
+          data: undefined,
+        }),
+        how,
+        counter,
+        compiled.maxTokens,
+        1,
+      );
+      const message = "read_result: the result store failed";
+      return {
+        text: fitted.text,
+        status: "error",
+        meta: {
+          ...metaOf(compiled, counter.name, fitted, undefined, undefined),
+          error: { code: "tool/unavailable", message, retryable: true, kind: "tool" },
+        },
+      };
+    }
     if (stored === undefined) {
       return fail(
         "tool/not-found",

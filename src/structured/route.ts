@@ -10,6 +10,7 @@ import type { CompiledOptions, ShapeInput, StreamSource } from "../options.js";
 import {
   asIterable,
   formatOfType,
+  headHoldsUp,
   peek,
   replay,
   type StructuredFormat,
@@ -20,7 +21,12 @@ export type Routed =
   | {
       readonly kind: "structured";
       readonly input:
-        | { readonly source: StreamSource | ByteSource; readonly format: StructuredFormat }
+        | {
+            readonly source: StreamSource | ByteSource;
+            readonly format: StructuredFormat;
+            /** The format was sniffed, not declared. */
+            readonly sniffed?: boolean;
+          }
         | { readonly value: unknown };
       readonly httpStatus?: number;
       readonly httpFailed?: boolean;
@@ -29,8 +35,10 @@ export type Routed =
     }
   | { readonly kind: "text"; readonly input: ShapeInput };
 
-/** Characters looked at to sniff a format. */
+/** Characters looked at to sniff a format in place. */
 const SNIFF_CHARS = 4096;
+/** Bytes of a stream read ahead to sniff it and check that its first record holds up. */
+const PEEK_BYTES = 64 * 1024;
 
 function isSource(input: unknown): boolean {
   return (
@@ -71,6 +79,9 @@ export async function route(input: ShapeInput, options: CompiledOptions): Promis
   }
   if (typeof Response !== "undefined" && input instanceof Response) {
     if (input.bodyUsed) return { kind: "text", input }; // the text path says why it cannot read it
+    // A failed request's body is an error page more often than data (a 502 from a proxy in
+    // front of a JSON API): the text path shows it with its status, whatever it claims to be.
+    if (!input.ok) return { kind: "text", input };
     const contentType = options.contentType ?? input.headers.get("content-type") ?? undefined;
     const http = { httpStatus: input.status, httpFailed: !input.ok };
     const format = declared ?? formatOfType(contentType);
@@ -78,10 +89,17 @@ export async function route(input: ShapeInput, options: CompiledOptions): Promis
     if (!sniffable(contentType) || input.body === null || input.status < 200)
       return { kind: "text", input };
     const src = openSource(input.body);
-    const { head, text, failure } = await peek(src, Math.min(SNIFF_CHARS, options.maxBytes));
-    const sniffed = sniffFormat(text);
+    const { head, text, ended, failure } = await peek(src, Math.min(PEEK_BYTES, options.maxBytes));
+    const found = sniffFormat(text);
+    const sniffed = found && headHoldsUp(text, found, ended) ? found : undefined;
     const again = replay(head, src, failure);
-    if (sniffed) return { kind: "structured", input: { source: again, format: sniffed }, ...http };
+    if (sniffed) {
+      return {
+        kind: "structured",
+        input: { source: again, format: sniffed, sniffed: true },
+        ...http,
+      };
+    }
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
         const chunk = await again.read();
@@ -122,14 +140,16 @@ export async function route(input: ShapeInput, options: CompiledOptions): Promis
   if (head !== undefined) {
     const sniffed = sniffFormat(head.replace(/^\uFEFF/, ""));
     return sniffed
-      ? { kind: "structured", input: { source, format: sniffed }, fallback: input }
+      ? { kind: "structured", input: { source, format: sniffed, sniffed: true }, fallback: input }
       : { kind: "text", input };
   }
   // A stream: peek, then replay what was read in front of the rest.
   const src = openSource(source);
-  const peeked = await peek(src, Math.min(SNIFF_CHARS, options.maxBytes));
+  const peeked = await peek(src, Math.min(PEEK_BYTES, options.maxBytes));
   const again = replay(peeked.head, src, peeked.failure);
-  const sniffed = sniffFormat(peeked.text);
-  if (sniffed) return { kind: "structured", input: { source: again, format: sniffed } };
+  const found = sniffFormat(peeked.text);
+  const sniffed = found && headHoldsUp(peeked.text, found, peeked.ended) ? found : undefined;
+  if (sniffed)
+    return { kind: "structured", input: { source: again, format: sniffed, sniffed: true } };
   return { kind: "text", input: asIterable(again) };
 }

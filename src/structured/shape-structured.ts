@@ -5,6 +5,7 @@
  * shows as many records as the budget holds, errors first, and says exactly what it left out.
  */
 import type { JsonValue } from "../decode/json.js";
+import { stripAnsi } from "../decode/normalize.js";
 import type { ShapedErrorCode } from "../errors.js";
 import type { ResolvedTokenizer } from "../fit/tokenizer.js";
 import type { ByteSource } from "../intake/source.js";
@@ -78,7 +79,11 @@ function idOf(record: JsonValue): string | undefined {
  */
 export async function shapeStructured(
   input:
-    | { readonly source: StreamSource | ByteSource; readonly format: StructuredFormat }
+    | {
+        readonly source: StreamSource | ByteSource;
+        readonly format: StructuredFormat;
+        readonly sniffed?: boolean;
+      }
     | { readonly value: unknown },
   run: StructuredRun,
 ): Promise<Shaped> {
@@ -165,7 +170,7 @@ export async function shapeStructured(
     intake = await readStructured(
       input.source,
       input.format,
-      { maxBytes: o.maxBytes, limits: o.limits },
+      { maxBytes: o.maxBytes, limits: o.limits, lenientLines: input.sniffed === true },
       sink,
     );
   }
@@ -173,25 +178,36 @@ export async function shapeStructured(
     violation = contract.end(intake.count);
   }
 
-  // A single document: checked, projected and cleaned whole, shown reduced if it must be.
+  // A single document (or an envelope's other members): checked, projected and cleaned whole.
+  // Envelope members answer to the same contract and field list as a document: a field list
+  // that names only the records leaves them out.
   let document: JsonValue | undefined;
   if (intake.document !== undefined && violation === undefined) {
     let doc = intake.document;
-    if (!intake.records && contract) {
+    if (contract && (!intake.records || o.contract?.document !== undefined)) {
       const checked = await contract.document(doc, contractStats);
       if (!checked.ok) violation = checked.violation;
       else doc = checked.value;
       // A single object is also the one record the tenant and host checks are about.
       const inv = o.contract?.invariants;
-      if (violation === undefined && (inv?.tenant !== undefined || inv?.check !== undefined)) {
+      if (
+        !intake.records &&
+        violation === undefined &&
+        (inv?.tenant !== undefined || inv?.check !== undefined)
+      ) {
         const again = await contract.record(doc, 0, contractStats);
         if (!again.ok) violation = again.violation;
         else doc = again.value;
       }
     }
     if (violation === undefined) {
-      if (!intake.records && o.projection)
-        doc = projectDocument(doc, o.projection, projectionStats);
+      if (o.projection) {
+        doc = projectDocument(
+          doc,
+          o.projection,
+          intake.records ? createProjectionStats() : projectionStats,
+        );
+      }
       document = await cleanRecord(doc, cleanOptions, clean);
     }
   }
@@ -208,7 +224,13 @@ export async function shapeStructured(
           errorsFirst: o.errorsFirst,
         })
       : undefined;
-  if (stored && o.store && (await o.store.put(stored)) === false) stored = undefined;
+  if (stored && o.store) {
+    // A store that refuses or fails (a quota, a network error) costs the handle, not the result.
+    const kept = await Promise.resolve()
+      .then(() => o.store?.put(stored as StoredResult))
+      .catch(() => false);
+    if (kept === false) stored = undefined;
+  }
 
   const facts: Facts = {
     intake,
@@ -221,12 +243,22 @@ export async function shapeStructured(
     ids: ids.filter((e) => e.index !== violation?.index).map((e) => e.id),
     stored,
     projectionDropped: projectionStats.dropped,
-    projectionFields: projectionStats.fields,
+    projectionFields: cleanNames(projectionStats.fields, o),
     contractDropped: contractStats.dropped,
     shortened,
     clean,
   };
   return render(facts, run);
+}
+
+/** Dropped-field paths are tool keys: cleaned before they are shown or reported. */
+function cleanNames(fields: ReadonlyMap<string, number>, o: CompiledOptions): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [name, count] of fields) {
+    const clean = cleanName(name, o);
+    out.set(clean, (out.get(clean) ?? 0) + count);
+  }
+  return out;
 }
 
 /** An already-parsed value: an array is records, anything else is one document. */
@@ -242,6 +274,17 @@ async function fromValue(
     refused: {} as Record<string, number>,
   };
   if (Array.isArray(value)) {
+    if (value.length > o.limits.maxArrayLength) {
+      return {
+        ...base,
+        records: true,
+        count: 0,
+        error: {
+          code: "json/array-too-long",
+          message: `json: array longer than ${o.limits.maxArrayLength} elements`,
+        },
+      };
+    }
     let count = 0;
     for (const element of value) {
       const read = fromJs(element, o.limits);
@@ -278,6 +321,31 @@ interface Facts {
 
 const n = (x: number) => x.toLocaleString("en-US");
 
+/** A name that came from the tool (a dropped field's path, a CSV column), cleaned like content and capped. */
+export function cleanName(
+  name: string,
+  o: Pick<CompiledOptions, "redactor" | "invisible">,
+  max = 80,
+): string {
+  let clean = o.invisible ? stripInvisible(stripAnsi(name)).text : name;
+  if (o.redactor) clean = o.redactor(clean).text;
+  return clean.length <= max ? clean : `${cutText(clean, max)}…`;
+}
+
+const PLAIN_PATH = /^[\w$@-]+(?:\[\*\])?(?:\.[\w$@-]+(?:\[\*\])?)*$/;
+
+/** The first `max` characters, never ending inside a surrogate pair. */
+function cutText(text: string, max: number): string {
+  const end =
+    text.charCodeAt(max - 1) >= 0xd800 && text.charCodeAt(max - 1) <= 0xdbff ? max - 1 : max;
+  return text.slice(0, end);
+}
+
+/** A cleaned name as prose shows it: JSON-quoted unless a plain path, so it cannot start a line. */
+function quoted(name: string): string {
+  return PLAIN_PATH.test(name) ? name : JSON.stringify(name);
+}
+
 function formatName(intake: IntakeResult): string {
   if (intake.format === "csv" || intake.format === "tsv") {
     return `${intake.format.toUpperCase()}, ${n(intake.csv?.columns.length ?? 0)} columns`;
@@ -295,7 +363,7 @@ function topEntries(
   return entries
     .sort((a, b) => b[1] - a[1])
     .slice(0, k)
-    .map(([name, count]) => `${name} ${n(count)}`)
+    .map(([name, count]) => `${quoted(name)} ${n(count)}`)
     .join(", ");
 }
 
@@ -309,7 +377,12 @@ export function cleaningNotes(f: {
 }): string[] {
   const notes: string[] = [];
   if (f.projectionDropped > 0) {
-    const top = f.projectionFields ? topEntries(f.projectionFields, 4) : "";
+    // Only names that read as plain field paths are named: any other key is tool text that
+    // could say anything (the model can still ask read_result for fields by path).
+    const plain = new Map(
+      [...(f.projectionFields ?? [])].filter(([name]) => PLAIN_PATH.test(name)),
+    );
+    const top = topEntries(plain, 4);
     notes.push(
       `${n(f.projectionDropped)} fields left out by the tool's field list${top ? ` (${top})` : ""}`,
     );
@@ -357,13 +430,18 @@ async function render(f: Facts, run: StructuredRun): Promise<Shaped> {
       [],
       (_, level) => ({
         status: "error",
-        summary: level === 0 ? facts.join("; ") : (facts[0] ?? ""),
+        summary:
+          level === 0
+            ? facts.join("; ")
+            : level === 1
+              ? (facts[0] ?? "")
+              : `${cutText(facts[0] ?? "", 120)}…`,
         data: undefined,
       }),
       how,
       run.tokenizer,
       o.maxTokens,
-      2,
+      3,
     );
     return result(f, run, fitted, "error", 0, failure);
   }
@@ -377,6 +455,21 @@ async function render(f: Facts, run: StructuredRun): Promise<Shaped> {
     o.summarize && total > f.kept.length ? await summarise(f, run, texts) : undefined;
   const build = (shown: number, level: number, first?: string): EnvelopeParts => {
     const omitted = total - shown;
+    const status =
+      total === 0
+        ? refused > 0
+          ? "partial"
+          : "empty"
+        : omitted > 0 || intake.capped || refused > 0
+          ? "partial"
+          : "ok";
+    const data = recordsJson(
+      first !== undefined ? [first, ...texts.slice(1, shown)] : texts.slice(0, shown),
+    );
+    if (level >= 4) {
+      // The last resort for a tiny budget: counts only; the cursor stays in meta.
+      return { status, summary: `${n(total)} records, ${n(shown)} shown`, data };
+    }
     const parts: string[] = [];
     parts.push(`${n(total)} records (${formatName(intake)})`);
     if (omitted === 0) {
@@ -395,6 +488,8 @@ async function render(f: Facts, run: StructuredRun): Promise<Shaped> {
         `input cut at maxBytes (${n(o.maxBytes)} bytes): records after these were not read`,
       );
     if (refused > 0) parts.push(`${n(refused)} records refused (${topEntries(intake.refused, 4)})`);
+    if (intake.textLines)
+      parts.push(`${n(intake.textLines)} lines that are not JSON kept as strings`);
     if (intake.csv && intake.csv.ragged > 0)
       parts.push(`${n(intake.csv.ragged)} rows with a different number of fields`);
     if (intake.csv?.unterminatedQuote) parts.push("the input ends inside a quoted field");
@@ -406,10 +501,12 @@ async function render(f: Facts, run: StructuredRun): Promise<Shaped> {
       const members = { ...(f.document as { [key: string]: JsonValue }) };
       delete members[intake.envelope];
       const around = JSON.stringify(shorten(members, 120));
-      lines.push(`envelope: ${around.length > 600 ? `${around.slice(0, 600)}…` : around}`);
+      if (around !== "{}") {
+        lines.push(`envelope: ${around.length > 600 ? `${cutText(around, 600)}…` : around}`);
+      }
     }
     if (omitted > 0 && f.aggregates && level <= 1) {
-      const maxChars = Math.floor(o.maxTokens * (level === 0 ? 1.2 : 0.5));
+      const maxChars = Math.floor(o.maxTokens * (level === 0 ? 0.8 : 0.4));
       const fields = describeAggregates(f.aggregates, { maxChars });
       if (fields) lines.push(`fields over all ${n(total)} records:\n${fields}`);
     }
@@ -419,22 +516,16 @@ async function render(f: Facts, run: StructuredRun): Promise<Shaped> {
       lines.push(`record outline: ${outline(f.kept[0]?.value ?? null, { maxChars: 600 })}`);
     }
     return {
-      status:
-        total === 0 ? "empty" : omitted > 0 || intake.capped || refused > 0 ? "partial" : "ok",
+      status,
       summary: lines.join("\n"),
-      data: recordsJson(
-        first !== undefined ? [first, ...texts.slice(1, shown)] : texts.slice(0, shown),
-      ),
-      ...(omitted > 0
+      data,
+      ...(omitted > 0 ? { omitted: { count: omitted, reason: "token budget" } } : {}),
+      ...(omitted > 0 && level <= 2 ? { next: nextHint(f, o, shown, total) } : {}),
+      ...(omitted > 0 && level === 3 && f.stored
         ? {
-            omitted: {
-              count: omitted,
-              reason:
-                shown === f.kept.length && total > f.kept.length ? "token budget" : "token budget",
-            },
+            next: `read_result {"cursor":"${encodeCursor({ handle: f.stored.handle, offset: shown })}"}`,
           }
         : {}),
-      ...(omitted > 0 ? { next: nextHint(f, o, shown, total) } : {}),
     };
   };
   const first = f.kept[0];
@@ -444,7 +535,7 @@ async function render(f: Facts, run: StructuredRun): Promise<Shaped> {
     how,
     run.tokenizer,
     o.maxTokens,
-    4,
+    5,
     first ? shrinkSteps(first.value, (v) => outline(v, { maxChars: 400 })) : undefined,
   );
   const status: ShapedStatus = run.httpFailed
@@ -509,9 +600,11 @@ function errorOf(f: Facts, run: StructuredRun): Failure | undefined {
     return { code: f.intake.error.code as ShapedErrorCode, message: f.intake.error.message };
   }
   if (f.violation) {
+    // The message may carry a host check's reason, which may quote the record: cleaned, capped.
+    const o = run.options;
     return {
       code: f.violation.code as ShapedErrorCode,
-      message: `the result broke the tool's contract: ${f.violation.message}`,
+      message: `the result broke the tool's contract: ${cleanName(f.violation.message, o, 240)}`,
     };
   }
   void run;
@@ -622,7 +715,9 @@ function result(
       ? { cursor: encodeCursor({ handle: f.stored.handle, offset: shown }) }
       : {}),
     ...(f.aggregates && omitted > 0 ? { aggregates: f.aggregates } : {}),
-    ...(intake.csv ? { csv: intake.csv } : {}),
+    ...(intake.csv
+      ? { csv: { ...intake.csv, columns: intake.csv.columns.map((c) => cleanName(c, o)) } }
+      : {}),
   };
   const count = Object.values(rules).reduce((a, b) => a + b, 0);
   const meta: ShapedMeta = {

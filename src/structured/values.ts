@@ -10,6 +10,7 @@ import {
   type JsonLimits,
   type JsonValue,
 } from "../decode/json.js";
+import { stripAnsi } from "../decode/normalize.js";
 import { sha256Hex } from "../intake/digest.js";
 import { sniff } from "../intake/sniff.js";
 import type { InvisibleCounts } from "../redact/invisible.js";
@@ -177,6 +178,10 @@ export interface CleanOptions {
 // Anything but printable ASCII, tab and line breaks: the full pass (which also NFC-normalises)
 // runs only on strings that hold such a character.
 const MAYBE_INVISIBLE = /[^\t\n\r\x20-\x7e]/;
+/** Characters JSON writes as escapes (the redactor then sees `\n`, not a line break). */
+const JSON_ESCAPED = /[^\x20-\uffff]|["\\]/;
+/** A data URI's media type is shown only when it is a plain one: it is tool text. */
+const PLAIN_MIME = /^(?:image|audio|video|text|application|font|model)\/[a-z0-9.+-]{1,64}$/;
 const DATA_URI =
   /^data:([a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+)?((?:;[a-z0-9-]+=[^;,]*)*)(;base64)?,/i;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -199,9 +204,10 @@ function blobOf(
     const m = DATA_URI.exec(text.slice(0, 512));
     if (m === null) return undefined;
     const body = text.slice(m[0].length);
+    const declared = m[1]?.toLowerCase();
     return {
       kind: "data-uri",
-      mime: m[1]?.toLowerCase() ?? "text/plain",
+      ...(declared !== undefined && PLAIN_MIME.test(declared) ? { mime: declared } : {}),
       base64: m[3] ? body : undefined,
     };
   }
@@ -278,7 +284,7 @@ export function cleanRecord(
     let renamed = false;
     for (const key of Object.keys(container)) {
       if (options.invisible && MAYBE_INVISIBLE.test(key)) {
-        const cleaned = stripInvisible(key);
+        const cleaned = stripInvisible(stripAnsi(key));
         if (cleaned.text !== key) {
           renamed = true;
           count(cleaned.removed);
@@ -286,7 +292,7 @@ export function cleanRecord(
       }
       visit(container, key, container[key] as JsonValue);
     }
-    if (renamed) rebuild(container, (key) => clean(key));
+    if (renamed) rebuild(container, (key) => clean(stripAnsi(key)));
   }
   const done = (): JsonValue => {
     const cleaned = holder[0] as JsonValue;
@@ -309,6 +315,9 @@ export function cleanRecord(
   function visit(container: Container, key: string | number, value: JsonValue): void {
     if (typeof value === "string") {
       let text = value;
+      // Colour codes go as whole sequences first, so none is left glued to a token.
+      if (options.invisible && (text.includes("\x1b") || text.includes("\x9b")))
+        text = stripAnsi(text);
       if (options.invisible && MAYBE_INVISIBLE.test(text)) {
         const cleaned = stripInvisible(text);
         count(cleaned.removed);
@@ -326,6 +335,14 @@ export function cleanRecord(
             put(container, key, { ...p });
           }),
         );
+      }
+      // In compact JSON a line break or tab is written as an escape (`\n`), which glues the
+      // next word to an `n`: such strings are also redacted as they are.
+      if (options.redactor !== undefined && JSON_ESCAPED.test(text)) {
+        const own = options.redactor(text);
+        for (const f of own.findings)
+          stats.redactions[f.rule] = (stats.redactions[f.rule] ?? 0) + 1;
+        text = own.text;
       }
       if (text !== value) put(container, key, text);
     } else if (value !== null && typeof value === "object") {

@@ -77,7 +77,7 @@ describe("structured: what is read as records", () => {
     expect(data(doc)).toEqual({ name: "x", nested: { ok: true } });
   });
 
-  it("a Response with a JSON content type is records, and its HTTP failure is the status", async () => {
+  it("a Response with a JSON content type is records; a failed one is text with its status", async () => {
     const ok = await shape(
       new Response('[{"a":1}]', { headers: { "content-type": "application/json; charset=utf-8" } }),
     );
@@ -88,6 +88,8 @@ describe("structured: what is read as records", () => {
         headers: { "content-type": "application/json" },
       }),
     );
+    // A failed request's body is shown as text with its status, whatever type it claims.
+    expect(failed.meta.kind).toBe("text");
     expect(failed.status).toBe("error");
     expect(failed.meta.httpStatus).toBe(404);
     expect(failed.meta.error?.code).toBe("tool/http-error");
