@@ -68,6 +68,24 @@ export type JsonParsed =
       };
     };
 
+/**
+ * Sets `key` as an own data property of a JSON object, also when it is `__proto__` (assigning
+ * that would set the prototype instead).
+ *
+ * @example
+ * setKey(record, "__proto__", 1); // Object.keys(record) includes "__proto__"
+ */
+export function setKey(target: { [key: string]: JsonValue }, key: string, value: JsonValue): void {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else target[key] = value;
+}
+
 class Refused extends Error {
   constructor(
     readonly code: JsonErrorCode,
@@ -152,18 +170,8 @@ function parse(text: string, max: JsonLimits): JsonValue {
       top.value.push(value);
     } else {
       const key = top.key as string;
-      // "__proto__" is an ordinary key in JSON: defined, never assigned (which would set the
-      // prototype).
-      if (key === "__proto__") {
-        Object.defineProperty(top.value, key, {
-          value,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      } else {
-        top.value[key] = value;
-      }
+      // "__proto__" is an ordinary key in JSON: defined, never assigned.
+      setKey(top.value, key, value);
       top.key = undefined;
     }
   };

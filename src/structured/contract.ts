@@ -9,7 +9,7 @@
  */
 import { dereference, type OutputUnit, type SchemaDraft, Validator } from "@cfworker/json-schema";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import type { JsonValue } from "../decode/json.js";
+import { type JsonValue, setKey } from "../decode/json.js";
 import { AirlockError } from "../errors.js";
 
 /**
@@ -147,12 +147,7 @@ const refused = (detail: string, code: ContractCode = "contract/schema"): Checke
 
 /** Sets an own key; `__proto__` from a tool is a key like any other (assigning it sets the prototype). */
 const setOwn = (target: object, key: string, value: JsonValue) =>
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
+  setKey(target as { [key: string]: JsonValue }, key, value);
 
 const isNode = (value: unknown): value is Node =>
   typeof value === "object" && value !== null && !Array.isArray(value);

@@ -11,6 +11,7 @@
  * (Groundwork for structured results: not yet used by `shape()`.)
  */
 import Papa, { type ParseConfig } from "papaparse";
+import { setKey } from "../decode/json.js";
 
 /**
  * A cell: a number when the text is exactly how JavaScript prints that number, `true`/`false`,
@@ -236,15 +237,8 @@ export function createCsvSplitter(sink: CsvSink, options: CsvOptions = {}): CsvS
         const k = i - names.length;
         name = extraNames[k] ??= unique(`_extra_${k + 1}`);
       }
-      // Assigning "__proto__" would set the prototype; define it as an own property instead.
-      if (name === "__proto__") {
-        Object.defineProperty(record, name, {
-          value,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      } else record[name] = value;
+      // Assigning "__proto__" would set the prototype; it is defined as an own key instead.
+      setKey(record, name, value);
     }
     return record;
   }

@@ -19,7 +19,7 @@
  *
  * (Groundwork for structured results, issue 4: not yet used by `shape()`.)
  */
-import type { JsonValue } from "../decode/json.js";
+import { type JsonValue, setKey } from "../decode/json.js";
 import { AirlockError } from "../errors.js";
 
 const MAX_SPEC_CHARS = 4096;
@@ -275,16 +275,8 @@ type JsonObject = { [key: string]: JsonValue };
 
 /** Sets `key` as an own data property, so `__proto__` is a plain key, never the prototype. */
 function put(target: JsonObject | JsonValue[], key: string | number, value: JsonValue): void {
-  if (key === "__proto__") {
-    Object.defineProperty(target, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  } else {
-    (target as JsonObject)[key] = value;
-  }
+  if (Array.isArray(target)) target[key as number] = value;
+  else setKey(target, key as string, value);
 }
 
 /**

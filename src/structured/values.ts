@@ -9,6 +9,7 @@ import {
   type JsonErrorCode,
   type JsonLimits,
   type JsonValue,
+  setKey,
 } from "../decode/json.js";
 import { stripAnsi } from "../decode/normalize.js";
 import { sha256Hex } from "../intake/digest.js";
@@ -23,18 +24,6 @@ type Container = JsonValue[] | JsonObject;
 export type FromJs =
   | { readonly ok: true; readonly value: JsonValue }
   | { readonly ok: false; readonly code: JsonErrorCode; readonly message: string };
-
-/** Sets `key` as an own data property, also when it is `__proto__`. */
-export function setKey(target: JsonObject, key: string, value: JsonValue): void {
-  if (key === "__proto__") {
-    Object.defineProperty(target, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  } else target[key] = value;
-}
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -589,14 +578,7 @@ export function reduceValue(
     const keys = Object.keys(v);
     const out: { [k: string]: JsonValue } = {};
     for (const k of keys.slice(0, maxItems)) {
-      if (k === "__proto__")
-        Object.defineProperty(out, k, {
-          value: limit(v[k] as JsonValue, depth + 1),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      else out[k] = limit(v[k] as JsonValue, depth + 1);
+      setKey(out, k, limit(v[k] as JsonValue, depth + 1));
     }
     if (keys.length > maxItems) {
       items += keys.length - maxItems;

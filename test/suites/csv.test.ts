@@ -2,6 +2,7 @@ import fc from "fast-check";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { type CsvOptions, type CsvRecord, createCsvSplitter } from "../../src/structured/csv.js";
+import { cutAt } from "../helpers/chunks.js";
 
 /** Feeds `pieces` to a splitter; returns what the sink saw and the end result. */
 function run(pieces: readonly string[], options?: CsvOptions) {
@@ -22,19 +23,6 @@ function run(pieces: readonly string[], options?: CsvOptions) {
   );
   for (const piece of pieces) split.write(piece);
   return { records, indices, oversized, headers, end: split.end() };
-}
-
-/** `text` cut at the given points. */
-function cut(text: string, at: readonly number[]): string[] {
-  const points = [...new Set(at.map((p) => p % (text.length + 1)))].sort((a, b) => a - b);
-  const out: string[] = [];
-  let from = 0;
-  for (const p of points) {
-    out.push(text.slice(from, p));
-    from = p;
-  }
-  out.push(text.slice(from));
-  return out;
 }
 
 /** Every way to feed `text`: whole, cut at each point, one character at a time. */
@@ -361,7 +349,7 @@ function roundTrips(read: Reader) {
     fc.boolean(),
     (rows, at, newline, trailing) => {
       const text = toCsv(rows, newline, trailing);
-      expect(read(cut(text, at))).toEqual(rows);
+      expect(read(cutAt(text, at))).toEqual(rows);
     },
   );
 }
@@ -388,7 +376,7 @@ describe("CSV splitter properties", () => {
         if (reference.errors.some((e) => e.code === "MissingQuotes")) {
           reference = Papa.parse<string[]>(text, config);
         } else reference.data.pop();
-        expect(streamed(cut(text, at)).filter(notBlank)).toEqual(reference.data.filter(notBlank));
+        expect(streamed(cutAt(text, at)).filter(notBlank)).toEqual(reference.data.filter(notBlank));
       }),
       { numRuns: 2000, seed: 7 },
     );

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseJson } from "../../src/decode/json.js";
 import { createRecordSplitter, type SplitEnd } from "../../src/decode/records.js";
+import { cutAt } from "../helpers/chunks.js";
 
 /** Splits `text` fed in the given pieces; returns the records' texts and the end result. */
 function splitIn(
@@ -18,18 +19,6 @@ function splitIn(
   return { records, oversized, end: splitter.end() };
 }
 
-function cut(text: string, at: readonly number[]): string[] {
-  const points = [...new Set(at.map((p) => p % (text.length + 1)))].sort((a, b) => a - b);
-  const out: string[] = [];
-  let from = 0;
-  for (const p of points) {
-    out.push(text.slice(from, p));
-    from = p;
-  }
-  out.push(text.slice(from));
-  return out;
-}
-
 const element = fc.jsonValue({ maxDepth: 3 });
 
 describe("record splitter", () => {
@@ -41,7 +30,7 @@ describe("record splitter", () => {
         fc.boolean(),
         (values, at, pretty) => {
           const text = JSON.stringify(values, null, pretty ? 2 : undefined);
-          const { records, end } = splitIn(cut(text, at));
+          const { records, end } = splitIn(cutAt(text, at));
           expect(end.ok).toBe(true);
           expect(records.map((r) => JSON.parse(r))).toEqual(JSON.parse(text));
         },
