@@ -24,6 +24,8 @@ export const ENVELOPE_KEYS: readonly string[] = [
 
 /** What ends a run of ordinary string characters. */
 const STRING_STOP = /["\\]/g;
+/** What matters between strings inside a record. */
+const STRUCTURE = /["[\]{},]/g;
 
 export interface RecordSink {
   /** One record's JSON text, with its 0-based index in the array. */
@@ -239,6 +241,11 @@ export function createRecordSplitter(
         from = i + 1;
       } else if (!inRecord) {
         startRecord(i);
+      } else {
+        // Inside a record, between structure: jump to the next quote, bracket, brace or comma.
+        STRUCTURE.lastIndex = i + 1;
+        const stop = STRUCTURE.exec(chunk);
+        i = (stop === null ? chunk.length : stop.index) - 1;
       }
     }
     if (phase === "records") take(chunk, from, chunk.length);

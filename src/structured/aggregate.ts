@@ -121,6 +121,9 @@ class ValueCounter<V extends string | number> {
   private readonly values: V[] = [];
   private readonly counts: number[] = [];
   private readonly errors: number[] = [];
+  private adds = 0;
+  /** Counting stopped: no value is frequent enough to be a top value. */
+  private frozen = false;
 
   constructor(
     private readonly maxDistinct: number,
@@ -128,11 +131,23 @@ class ValueCounter<V extends string | number> {
   ) {}
 
   add(value: V): void {
+    this.adds++;
     if (this.seen !== undefined && !this.seen.has(value)) {
       // Past the cap the Set says nothing more: it is dropped, not kept growing.
       if (this.seen.size < this.maxDistinct) this.seen.add(value);
       else this.seen = undefined;
+    } else if (this.seen === undefined && (this.adds & 1023) === 0 && !this.frozen) {
+      // Ids, timestamps, free text: past the distinct cap with no value holding even 1% of
+      // them, there are no top values to tell, and replacing counters costs a scan a value.
+      // (A counter's guaranteed count is its count less what it took over.)
+      let most = 0;
+      for (let j = 0; j < this.counts.length; j++) {
+        const sure = (this.counts[j] as number) - (this.errors[j] as number);
+        if (sure > most) most = sure;
+      }
+      if (most * 100 < this.adds) this.frozen = true;
     }
+    if (this.frozen) return;
     const at = this.slot.get(value);
     if (at !== undefined) {
       this.counts[at]++;
@@ -177,7 +192,8 @@ class ValueCounter<V extends string | number> {
       distinct: this.seen?.size ?? this.maxDistinct,
       distinctCapped: this.seen === undefined,
       // A counter that never took over another's slot has counted every occurrence of its value.
-      top: order.slice(0, topK).map((i) => ({
+      // Once counting stopped (no frequent value), there is no top to tell.
+      top: (this.frozen ? [] : order.slice(0, topK)).map((i) => ({
         value: this.values[i],
         count: counts[i],
         exact: errors[i] === 0,

@@ -120,18 +120,20 @@ export async function shapeStructured(
   }
 
   /** The rest of a record's way once its contract is checked; async only for blob hashes. */
+  // Records are cleaned one at a time (each is awaited before the next), so one slot serves.
+  const made: { text?: string | undefined } = {};
   function keep(
     value: JsonValue,
     index: number,
     envelope: string | undefined,
   ): void | Promise<void> {
-    const cleaned = cleanRecord(project(value, envelope), cleanOptions, clean);
-    if (cleaned instanceof Promise) return cleaned.then((c) => offer(c, index));
-    offer(cleaned, index);
+    const cleaned = cleanRecord(project(value, envelope), cleanOptions, clean, made);
+    if (cleaned instanceof Promise) return cleaned.then((c) => offer(c, index, made.text));
+    offer(cleaned, index, made.text);
   }
 
-  function offer(cleaned: JsonValue, index: number): void {
-    const text = JSON.stringify(cleaned);
+  function offer(cleaned: JsonValue, index: number, json: string | undefined): void {
+    const text = json ?? JSON.stringify(cleaned);
     const severity = severityOf(cleaned);
     writer?.add(cleaned, text);
     aggregator.add(cleaned);

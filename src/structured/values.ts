@@ -257,7 +257,10 @@ export function cleanRecord(
   record: JsonValue,
   options: CleanOptions,
   stats: CleanStats,
+  /** Receives the cleaned record's compact JSON when it was made on the way (saves a pass). */
+  out?: { text?: string | undefined },
 ): JsonValue | Promise<JsonValue> {
+  if (out) out.text = undefined;
   // Numbers, booleans and null carry nothing to clean.
   if (record === null || typeof record === "number" || typeof record === "boolean") return record;
   const holder: JsonValue[] = [record];
@@ -286,7 +289,7 @@ export function cleanRecord(
   const done = (): JsonValue => {
     const cleaned = holder[0] as JsonValue;
     if (options.redactor === undefined) return cleaned;
-    return redactRecord(cleaned, options.redactor, stats);
+    return redactRecord(cleaned, options.redactor, stats, out);
   };
   // Only a blob's hash makes cleaning wait.
   return pending.length === 0 ? done() : Promise.all(pending).then(done);
@@ -444,9 +447,18 @@ function serialise(value: JsonValue): { text: string; leaves: Leaf[] } {
  * that finds nothing (the finding needed the key beside it, or spans two strings), the whole
  * string is replaced by the marker. Keys are renamed the same way.
  */
-function redactRecord(record: JsonValue, redactor: Redactor, stats: CleanStats): JsonValue {
-  const found = redactor(JSON.stringify(record)).findings;
-  if (found.length === 0) return record;
+function redactRecord(
+  record: JsonValue,
+  redactor: Redactor,
+  stats: CleanStats,
+  out?: { text?: string | undefined },
+): JsonValue {
+  const text = JSON.stringify(record);
+  const found = redactor(text).findings;
+  if (found.length === 0) {
+    if (out) out.text = text;
+    return record;
+  }
   for (const f of found) stats.redactions[f.rule] = (stats.redactions[f.rule] ?? 0) + 1;
   if (typeof record === "string") return redactor(record).text || `[REDACTED:${found[0]?.rule}]`;
   const { leaves } = serialise(record);
