@@ -14,6 +14,7 @@ import { type EnvelopeParts, fitEnvelope, type Presentation, recordsJson } from 
 import { type KeptRecord, viewComparator } from "./keep.js";
 import { compileSort, severityOf, sortValues, valueAt } from "./order.js";
 import { compileProjection, projectDocument, projectRecord } from "./project.js";
+import { shorten, shrinkSteps } from "./reduce.js";
 import {
   type Cursor,
   decodeCursor,
@@ -23,7 +24,6 @@ import {
   type Where,
   type WhereTest,
 } from "./store.js";
-import { shorten, shrinkSteps } from "./values.js";
 
 /** Arguments of `read_result`, as the model sends them. */
 export interface ReadResultArgs {

@@ -1,0 +1,130 @@
+/**
+ * An already-parsed JavaScript value read as JSON under the same limits as parsed text.
+ */
+import {
+  DEFAULT_JSON_LIMITS,
+  type JsonErrorCode,
+  type JsonLimits,
+  type JsonValue,
+  setKey,
+} from "../decode/json.js";
+
+type JsonObject = { [key: string]: JsonValue };
+type Container = JsonValue[] | JsonObject;
+
+export type FromJs =
+  | { readonly ok: true; readonly value: JsonValue }
+  | { readonly ok: false; readonly code: JsonErrorCode; readonly message: string };
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Reads an already-parsed JavaScript value as JSON, as `JSON.stringify` would see it (`toJSON`,
+ * dropped `undefined` and functions, non-finite numbers as null), with a BigInt written as its
+ * decimal string, under the limits of `parseJson`. Iterative: depth costs no stack. A cycle, a
+ * throwing getter or a lone surrogate is refused with a stable code.
+ *
+ * @example
+ * fromJs({ id: 1n, when: new Date(0) }); // { ok: true, value: { id: "1", when: "1970-01-01T00:00:00.000Z" } }
+ */
+export function fromJs(input: unknown, limits: Partial<JsonLimits> = {}): FromJs {
+  const max: JsonLimits = { ...DEFAULT_JSON_LIMITS, ...limits };
+  const refuse = (code: JsonErrorCode, message: string): FromJs => ({
+    ok: false,
+    code,
+    message: `json: ${message}`,
+  });
+  const onPath = new Set<object>();
+  // Work items: read `source` into `target[key]`; or leave an object (pop it from the path).
+  type Item =
+    | {
+        readonly source: unknown;
+        readonly target: Container | null;
+        readonly key: string | number;
+        readonly depth: number;
+      }
+    | { readonly leave: object };
+  const root: { value?: JsonValue } = {};
+  const stack: Item[] = [{ source: input, target: null, key: 0, depth: 0 }];
+  try {
+    while (stack.length > 0) {
+      const item = stack.pop() as Item;
+      if ("leave" in item) {
+        onPath.delete(item.leave);
+        continue;
+      }
+      let value = item.source;
+      if (
+        value !== null &&
+        typeof value === "object" &&
+        typeof (value as { toJSON?: unknown }).toJSON === "function"
+      ) {
+        value = (value as { toJSON(key: string): unknown }).toJSON(String(item.key));
+      }
+      let out: JsonValue | undefined;
+      let children: Array<[string | number, unknown]> | undefined;
+      switch (typeof value) {
+        case "string":
+          if (value.length > max.maxStringLength)
+            return refuse("json/string-too-long", `string longer than ${max.maxStringLength}`);
+          if (LONE_SURROGATE.test(value))
+            return refuse("json/lone-surrogate", "lone surrogate in a string");
+          out = value;
+          break;
+        case "number":
+          out = Number.isFinite(value) ? value : null;
+          break;
+        case "boolean":
+          out = value;
+          break;
+        case "bigint":
+          out = value.toString();
+          break;
+        case "object": {
+          if (value === null) {
+            out = null;
+            break;
+          }
+          if (onPath.has(value)) return refuse("json/cycle", "the value refers to itself");
+          if (item.depth >= max.maxDepth)
+            return refuse("json/too-deep", `nesting deeper than ${max.maxDepth}`);
+          if (Array.isArray(value)) {
+            if (value.length > max.maxArrayLength)
+              return refuse(
+                "json/array-too-long",
+                `array longer than ${max.maxArrayLength} elements`,
+              );
+            out = new Array<JsonValue>(value.length).fill(null);
+            children = value.map((v, i) => [i, v]);
+          } else {
+            const keys = Object.keys(value);
+            if (keys.length > max.maxKeys)
+              return refuse("json/too-many-keys", `more than ${max.maxKeys} keys`);
+            out = {};
+            children = keys.map((k) => [k, (value as Record<string, unknown>)[k]]);
+          }
+          onPath.add(value);
+          stack.push({ leave: value });
+          break;
+        }
+        default:
+          // undefined, functions and symbols: absent in objects, null in arrays (as JSON.stringify).
+          out = undefined;
+      }
+      const { target, key } = item;
+      if (target === null) root.value = out ?? null;
+      else if (Array.isArray(target)) target[key as number] = out ?? null;
+      else if (out !== undefined) setKey(target, key as string, out);
+      if (children !== undefined) {
+        for (let i = children.length - 1; i >= 0; i--) {
+          const [k, v] = children[i] as [string | number, unknown];
+          stack.push({ source: v, target: out as Container, key: k, depth: item.depth + 1 });
+        }
+      }
+    }
+  } catch {
+    return refuse("json/unreadable", "the value could not be read (a getter or toJSON threw)");
+  }
+  // Objects whose `undefined` members were skipped keep key order; arrays were pre-sized.
+  return { ok: true, value: root.value ?? null };
+}
