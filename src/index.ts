@@ -28,6 +28,14 @@ export {
   spotlightInstruction,
 } from "./fence/spotlight.js";
 export type { TokenCounter, TokenizerName } from "./fit/tokenizer.js";
+export {
+  type HtmlInput,
+  type HtmlText,
+  type HtmlToTextOptions,
+  htmlToText,
+} from "./html/html-to-text.js";
+export type { Link } from "./html/render.js";
+export type { Removed as HtmlRemoved } from "./html/tree.js";
 export type {
   CommandOutput,
   InputFormat,

@@ -1,0 +1,99 @@
+/**
+ * Whether an element hides its content from the person reading the page while the model would
+ * still read it: the `hidden` attribute, `aria-hidden="true"`, and inline styles that hide
+ * (`display:none`, `visibility:hidden`, `font-size:0`, `opacity:0`, off-screen positioning, a
+ * zero-size box with overflow hidden, a zero clip). Only inline styles are read: there is no
+ * stylesheet engine without a DOM.
+ */
+
+/** Why content was dropped: a hiding technique, or an element whose content is never text. */
+export type HiddenReason =
+  | "hidden-attribute"
+  | "aria-hidden"
+  | "display-none"
+  | "visibility-hidden"
+  | "font-size-0"
+  | "opacity-0"
+  | "offscreen"
+  | "zero-size"
+  | "closed-details";
+
+/** The declarations of an inline style, property names lowercased, values trimmed. */
+function declarations(style: string): Map<string, string> {
+  const out = new Map<string, string>();
+  // Comments in a style attribute can split a property from its value: remove them first.
+  for (const part of style.replace(/\/\*[\s\S]*?\*\//g, "").split(";")) {
+    const colon = part.indexOf(":");
+    if (colon === -1) continue;
+    const name = part.slice(0, colon).trim().toLowerCase();
+    const value = part
+      .slice(colon + 1)
+      .replace(/!\s*important/i, "")
+      .trim()
+      .toLowerCase();
+    if (name !== "") out.set(name, value);
+  }
+  return out;
+}
+
+/** A CSS length that is zero (`0`, `0px`, `0.0em`, `0%`). */
+const ZERO = /^[+-]?0*\.?0+(?:[a-z%]+)?$/;
+/** A length far off-screen: -1000 or less in px, or -100 or less in em/rem/vw/vh/%. */
+function offscreen(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  const m = /^(-\d+(?:\.\d+)?)(px|em|rem|vw|vh|%|pt)?$/.exec(value.replace(/\s+/g, ""));
+  if (m === null) return false;
+  const n = Number(m[1]);
+  return m[2] === undefined || m[2] === "px" || m[2] === "pt" ? n <= -999 : n <= -99;
+}
+
+/**
+ * The reason an element with these attributes hides its content, or undefined.
+ *
+ * @example
+ * hiddenBy({ style: "position:absolute; left:-9999px" }); // "offscreen"
+ */
+export function hiddenBy(attrs: Readonly<Record<string, string>>): HiddenReason | undefined {
+  if (attrs.hidden !== undefined && attrs.hidden.toLowerCase() !== "until-found") {
+    return "hidden-attribute";
+  }
+  if (attrs["aria-hidden"]?.trim().toLowerCase() === "true") return "aria-hidden";
+  const style = attrs.style;
+  if (style === undefined || style === "") return undefined;
+  const d = declarations(style);
+  const display = d.get("display");
+  if (display === "none") return "display-none";
+  const visibility = d.get("visibility");
+  if (visibility === "hidden" || visibility === "collapse") return "visibility-hidden";
+  const fontSize = d.get("font-size");
+  if (fontSize !== undefined && ZERO.test(fontSize)) return "font-size-0";
+  const opacity = d.get("opacity");
+  if (opacity !== undefined && /^0*\.?0+%?$/.test(opacity)) return "opacity-0";
+  const position = d.get("position");
+  if (position === "absolute" || position === "fixed") {
+    if (offscreen(d.get("left")) || offscreen(d.get("top")) || offscreen(d.get("right"))) {
+      return "offscreen";
+    }
+    const clip = d.get("clip")?.replace(/\s+/g, "");
+    if (
+      clip !== undefined &&
+      /^rect\(0(?:px)?[, ]?0(?:px)?[, ]?0(?:px)?[, ]?0(?:px)?\)$/.test(clip)
+    ) {
+      return "offscreen";
+    }
+  }
+  if (offscreen(d.get("text-indent"))) return "offscreen";
+  const clipPath = d.get("clip-path");
+  if (clipPath !== undefined && /inset\(\s*50%/.test(clipPath)) return "zero-size";
+  const overflow = d.get("overflow");
+  const width = d.get("width");
+  const height = d.get("height");
+  if (
+    overflow === "hidden" &&
+    ((width !== undefined && ZERO.test(width)) || (height !== undefined && ZERO.test(height)))
+  ) {
+    return "zero-size";
+  }
+  if (d.get("transform")?.includes("scale(0")) return "zero-size";
+  return undefined;
+}

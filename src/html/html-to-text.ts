@@ -1,0 +1,180 @@
+/**
+ * `htmlToText`: a web page as the text a person reads on it, with no DOM (htmlparser2, in
+ * Workers and browsers alike). Read under a byte cap, decoded in the page's charset, parsed into
+ * a light tree that keeps only visible content, reduced to the main content when one stands
+ * out, and rendered as plain structured text with a numbered link list.
+ */
+import { AirlockError } from "../errors.js";
+import { openSource } from "../intake/source.js";
+import { DEFAULT_MAX_BYTES, type StreamSource } from "../options.js";
+import { detectCharset, PRESCAN_BYTES } from "./charset.js";
+import { allChars, findMainContent, keptChars } from "./main-content.js";
+import { type Link, renderText } from "./render.js";
+import { createTreeBuilder, type HtmlElement, type Removed } from "./tree.js";
+
+export interface HtmlToTextOptions {
+  /** `main` (default): the main content when one stands out, else everything; `full`: everything. */
+  readonly mode?: "main" | "full";
+  /** What to do with the bodies of closed `<details>`: keep (default) or drop them. */
+  readonly closedDetails?: "keep" | "drop";
+  /** List links at the end, numbered. Default true. */
+  readonly links?: boolean;
+  /** Links listed at most. Default 50. */
+  readonly maxLinks?: number;
+  /** Resolves relative links (without it they are not listed). */
+  readonly baseUrl?: string;
+  /** The declared media type; its charset wins over the page's `<meta>`. */
+  readonly contentType?: string;
+  /** Bytes read at most. Default 256 MiB. */
+  readonly maxBytes?: number;
+}
+
+export interface HtmlText {
+  readonly text: string;
+  readonly title: string | undefined;
+  readonly byline?: string;
+  readonly date?: string;
+  readonly links: Link[];
+  readonly removed: Removed;
+  /** The mode used: `main` asked for falls back to `full` when no main content stands out. */
+  readonly mode: "main" | "full";
+  readonly charset: string;
+  /** Bytes read (characters, for a string). */
+  readonly bytes: number;
+  /** True when `maxBytes` stopped the read. */
+  readonly capped: boolean;
+}
+
+export type HtmlInput = StreamSource | Response;
+
+/**
+ * @example
+ * const { text, title, removed } = await htmlToText(await fetch(url));
+ * removed.hiddenChars; // characters of hidden text (display:none, aria-hidden, …) left out
+ */
+export async function htmlToText(
+  input: HtmlInput,
+  options: HtmlToTextOptions = {},
+): Promise<HtmlText> {
+  const mode = options.mode ?? "main";
+  if (mode !== "main" && mode !== "full") {
+    throw new AirlockError("options/invalid", `htmlToText: mode must be "main" or "full"`);
+  }
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const builder = createTreeBuilder({ closedDetails: options.closedDetails ?? "keep" });
+  let charset = "utf-8";
+  let bytes = 0;
+  let capped = false;
+  if (typeof input === "string") {
+    const text = input.length > maxBytes ? input.slice(0, maxBytes) : input;
+    capped = text.length < input.length;
+    bytes = text.length;
+    builder.write(text.replace(/^\uFEFF/, ""));
+  } else {
+    let contentType = options.contentType;
+    let source: StreamSource = input as StreamSource;
+    if (typeof Response !== "undefined" && input instanceof Response) {
+      contentType ??= input.headers.get("content-type") ?? undefined;
+      source = input.body ?? "";
+    }
+    const src = openSource(source);
+    const head: Uint8Array[] = [];
+    let headBytes = 0;
+    let decoder: TextDecoder | undefined;
+    const feed = (chunk: Uint8Array) => {
+      if (decoder === undefined) return;
+      builder.write(decoder.decode(chunk, { stream: true }));
+    };
+    try {
+      for (;;) {
+        let chunk = await src.read();
+        if (chunk === undefined) break;
+        if (bytes + chunk.byteLength > maxBytes) {
+          chunk = chunk.subarray(0, maxBytes - bytes);
+          capped = true;
+        }
+        bytes += chunk.byteLength;
+        if (decoder === undefined) {
+          head.push(chunk);
+          headBytes += chunk.byteLength;
+          if (headBytes < PRESCAN_BYTES && !capped) continue;
+          decoder = start(head, contentType);
+          for (const h of head) feed(h);
+          head.length = 0;
+        } else feed(chunk);
+        if (capped) break;
+      }
+    } finally {
+      if (capped) src.cancel().catch(() => undefined);
+    }
+    if (decoder === undefined) {
+      decoder = start(head, contentType);
+      for (const h of head) feed(h);
+    }
+    builder.write(decoder.decode());
+    charset = decoder.encoding;
+  }
+  const page = builder.end();
+  const removed = page.removed;
+  const body = page.root;
+  const main = mode === "main" ? findMainContent(body) : undefined;
+  const roots: HtmlElement[] = main ? main.roots : [body];
+  const skip = main?.skip ?? new Set<HtmlElement>();
+  if (main) removed.boilerplateChars = Math.max(0, allChars(body) - keptChars(roots, skip));
+  const rendered = renderText(
+    roots,
+    {
+      links: options.links ?? true,
+      maxLinks: options.maxLinks ?? 50,
+      baseUrl: options.baseUrl,
+      skip,
+    },
+    removed,
+  );
+  const byline = page.meta.author ?? page.meta["article:author"];
+  const date = page.meta["article:published_time"] ?? page.meta.date ?? dateOf(body);
+  return {
+    text: rendered.text,
+    title: page.title ?? page.meta["og:title"],
+    ...(byline ? { byline: byline.trim().slice(0, 200) } : {}),
+    ...(date ? { date: date.trim().slice(0, 64) } : {}),
+    links: rendered.links,
+    removed,
+    mode: main ? "main" : "full",
+    charset,
+    bytes,
+    capped,
+  };
+
+  function start(head: Uint8Array[], contentType: string | undefined): TextDecoder {
+    let n = 0;
+    for (const h of head) n += h.byteLength;
+    const joined = new Uint8Array(Math.min(n, PRESCAN_BYTES));
+    let at = 0;
+    for (const h of head) {
+      if (at >= joined.byteLength) break;
+      const piece = h.subarray(0, joined.byteLength - at);
+      joined.set(piece, at);
+      at += piece.byteLength;
+    }
+    const label = detectCharset(joined, contentType);
+    charset = label;
+    return new TextDecoder(label);
+  }
+}
+
+/** The first `<time datetime>` of the page, a common way to mark a publication date. */
+function dateOf(root: HtmlElement): string | undefined {
+  const stack: HtmlElement[] = [root];
+  let seen = 0;
+  while (stack.length > 0 && seen < 5000) {
+    const el = stack.pop() as HtmlElement;
+    seen++;
+    if (el.tag === "time" && el.attrs.datetime) return el.attrs.datetime;
+    for (let i = el.children.length - 1; i >= 0; i--) {
+      const c = el.children[i];
+      if (c !== undefined && typeof c !== "string") stack.push(c);
+    }
+  }
+  return undefined;
+}

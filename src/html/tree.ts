@@ -1,0 +1,265 @@
+/**
+ * A light tree of an HTML page, built from htmlparser2's streaming events with no DOM: only
+ * the elements and text a reader would see. Content the reader never sees is dropped as it
+ * streams past and counted by reason: scripts, styles, templates, embedded documents, comments,
+ * hidden inputs, and anything hidden by an attribute or an inline style (with everything inside
+ * it: a visible child of a hidden parent is hidden too).
+ */
+import { Parser } from "htmlparser2";
+import { type HiddenReason, hiddenBy } from "./hidden.js";
+
+export interface HtmlElement {
+  readonly tag: string;
+  readonly parent: HtmlElement | undefined;
+  readonly children: Array<HtmlElement | string>;
+  /** The attributes the renderer and the content scorer read (href, alt, class, id, …). */
+  readonly attrs: Readonly<Record<string, string>>;
+}
+
+/** What was dropped and why. */
+export interface Removed {
+  /** Characters of text hidden from the reader (hidden elements, comments, hidden inputs). */
+  hiddenChars: number;
+  /** Elements hidden by an attribute or an inline style. */
+  hiddenElements: number;
+  /** Elements and other content dropped, by reason. */
+  readonly byReason: Record<string, number>;
+  /** Links with a scheme other than http(s) and mailto, dropped (their text kept). */
+  unsafeLinks: number;
+  /** Links past `maxLinks`, not listed (their text kept). */
+  linksOverCap: number;
+  /** Characters left out as page furniture (navigation, footers, related links) in main mode. */
+  boilerplateChars: number;
+}
+
+export function createRemoved(): Removed {
+  return {
+    hiddenChars: 0,
+    hiddenElements: 0,
+    byReason: {},
+    unsafeLinks: 0,
+    linksOverCap: 0,
+    boilerplateChars: 0,
+  };
+}
+
+export interface ParsedPage {
+  readonly root: HtmlElement;
+  readonly title: string | undefined;
+  /** `<meta>` facts: author, published time, site name. */
+  readonly meta: Readonly<Record<string, string>>;
+  readonly removed: Removed;
+}
+
+/** Elements whose content is never page text. */
+const DROPPED = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "svg",
+  "math",
+  "canvas",
+  "iframe",
+  "frame",
+  "frameset",
+  "object",
+  "embed",
+  "applet",
+  "audio",
+  "video",
+  "select",
+  "datalist",
+  "textarea",
+  "button",
+  "dialog",
+]);
+
+/** Attributes kept on elements: what rendering and content scoring read. */
+const KEPT = [
+  "href",
+  "alt",
+  "class",
+  "id",
+  "colspan",
+  "start",
+  "datetime",
+  "itemprop",
+  "role",
+  "rel",
+  "open",
+  "type",
+];
+
+/** Deeper elements are flattened into their ancestor at this depth: walks stay shallow. */
+export const MAX_DEPTH = 200;
+
+function count(removed: Removed, reason: string): void {
+  removed.byReason[reason] = (removed.byReason[reason] ?? 0) + 1;
+}
+
+/**
+ * Parses HTML text (fed in pieces) into a light tree.
+ *
+ * @example
+ * const build = createTreeBuilder({ closedDetails: "keep" });
+ * build.write(html);
+ * const { root, title, removed } = build.end();
+ */
+export function createTreeBuilder(options: { readonly closedDetails: "keep" | "drop" }): {
+  write(text: string): void;
+  end(): ParsedPage;
+} {
+  const removed = createRemoved();
+  const root: HtmlElement = { tag: "#root", parent: undefined, children: [], attrs: {} };
+  const meta: Record<string, string> = {};
+  let current = root;
+  let depth = 0;
+  /** Elements opened past MAX_DEPTH (not created; their closes must not pop). */
+  let flattened = 0;
+  /** Inside dropped content: how deep, why, and whether its text counts as hidden. */
+  let skip = 0;
+  let skipHidden = false;
+  let inHead = 0;
+  let title: string | undefined;
+  let inTitle = false;
+  /** Open `<details>` elements that are closed and dropped: their bodies but the summary. */
+  const closedDetails = new Set<HtmlElement>();
+
+  const startSkip = (reason: string, hidden: boolean) => {
+    skip = 1;
+    skipHidden = hidden;
+    count(removed, reason);
+  };
+
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        if (skip > 0) {
+          skip++;
+          return;
+        }
+        if (name === "head") {
+          inHead++;
+          count(removed, "head");
+        }
+        if (name === "title" && title === undefined) {
+          inTitle = true;
+          title = "";
+        }
+        if (name === "meta") {
+          const key = (attribs.name ?? attribs.property ?? attribs.itemprop ?? "").toLowerCase();
+          if (key !== "" && attribs.content !== undefined && meta[key] === undefined) {
+            meta[key] = attribs.content;
+          }
+        }
+        if (inHead > 0 && name !== "head") {
+          // Only the title and meta facts matter in the head; nothing in it is body text.
+          if (name !== "title") skipAll(name, false);
+          return;
+        }
+        if (DROPPED.has(name)) return startSkip(name, false);
+        if (name === "input") {
+          if (attribs.type?.toLowerCase() === "hidden") {
+            count(removed, "hidden-input");
+            removed.hiddenChars += attribs.value?.length ?? 0;
+          }
+          return skipAll(name, false);
+        }
+        const hidden: HiddenReason | undefined = hiddenBy(attribs);
+        if (hidden !== undefined) {
+          removed.hiddenElements++;
+          return startSkip(hidden, true);
+        }
+        if (closedDetails.has(current) && name !== "summary") {
+          removed.hiddenElements++;
+          return startSkip("closed-details", true);
+        }
+        if (depth >= MAX_DEPTH) {
+          flattened++;
+          return;
+        }
+        const attrs: Record<string, string> = {};
+        for (const k of KEPT) {
+          const v = attribs[k];
+          if (v !== undefined) attrs[k] = v;
+        }
+        const element: HtmlElement = { tag: name, parent: current, children: [], attrs };
+        current.children.push(element);
+        current = element;
+        depth++;
+        if (name === "details" && attribs.open === undefined && options.closedDetails === "drop") {
+          closedDetails.add(element);
+        }
+      },
+      onclosetag(name) {
+        if (skip > 0) {
+          skip--;
+          return;
+        }
+        if (name === "head") {
+          inHead = Math.max(0, inHead - 1);
+          return;
+        }
+        if (name === "title") inTitle = false;
+        if (inHead > 0 || name === "input") return;
+        if (flattened > 0) {
+          flattened--;
+          return;
+        }
+        if (current.parent !== undefined) {
+          closedDetails.delete(current);
+          current = current.parent;
+          depth--;
+        }
+      },
+      ontext(text) {
+        if (inTitle && title !== undefined && title.length < 2048) {
+          title += text;
+          return;
+        }
+        if (skip > 0) {
+          if (skipHidden) removed.hiddenChars += text.trim().length;
+          return;
+        }
+        if (inHead > 0) return;
+        if (closedDetails.has(current)) {
+          removed.hiddenChars += text.trim().length;
+          return;
+        }
+        const children = current.children;
+        const last = children.length - 1;
+        if (last >= 0 && typeof children[last] === "string") children[last] += text;
+        else children.push(text);
+      },
+      oncomment(text) {
+        count(removed, "comment");
+        removed.hiddenChars += text.trim().length;
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+
+  /** An element whose content is not text (a void `<input>`, a head child): skipped quietly. */
+  function skipAll(name: string, hidden: boolean): void {
+    void name;
+    skip = 1;
+    skipHidden = hidden;
+  }
+
+  return {
+    write(text) {
+      parser.write(text);
+    },
+    end() {
+      parser.end();
+      const cleanTitle = title?.replace(/\s+/g, " ").trim();
+      return {
+        root,
+        title: cleanTitle === "" ? undefined : cleanTitle,
+        meta,
+        removed,
+      };
+    },
+  };
+}
