@@ -22,12 +22,75 @@ interface Stats {
   link: number;
   /** Commas beneath (a sign of prose). */
   commas: number;
+  /** Block elements beneath: a `div` with none is written like a paragraph. */
+  blocks: number;
 }
+
+const BLOCKISH = new Set([
+  "p",
+  "div",
+  "section",
+  "article",
+  "main",
+  "table",
+  "ul",
+  "ol",
+  "dl",
+  "pre",
+  "blockquote",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "form",
+  "figure",
+  "header",
+  "footer",
+  "nav",
+  "aside",
+]);
 
 const POSITIVE =
   /(?:^|[\s_-])(?:article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|richtext|rich-text|storycontent|articlebody)(?:$|[\s_-])|articlebody|article-body|post-body|entry-content|story-body/;
 const NEGATIVE =
   /(?:^|[\s_-])(?:ad|ads|adv|advert|advertisement|banner|breadcrumbs?|combx|comments?|commentlist|community|consent|cookies?|disqus|foot|footer|footnotes?|gdpr|header|masthead|menu|modal|nav|navbar|navigation|newsletter|outbrain|pager|pagination|popup|promo|promos|recirc|related|remark|rss|share|sharing|shoutbox|sidebar|signup|skyscraper|social|sponsor|sponsored|subscribe|subscription|taboola|tags|toolbar|tools|trending|widget|most-popular|popular|recommended|read-more|author-bio|bio|paywall|overlay)(?:$|[\s_-])/;
+/**
+ * Names of containers that are almost never the content (comment threads, menus, sidebars …),
+ * unless the name also says content: their text does not vote and they are not chosen.
+ */
+const UNLIKELY =
+  /(?:^|[\s_-])(?:comment|communit|disqus|banner|breadcrumb|combx|cookie|consent|gdpr|footer|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|pagination|popup|newsletter|subscribe|recirc|outbrain|taboola|share|sharing|promo|trending|most-popular|masthead|navbar|ad-break|agegate)/;
+/** Names of the small print around a story: bylines, dates, captions, credits. */
+const SMALL_PRINT =
+  /(?:^|[\s_-])(?:byline|dateline|timestamp|date|time|author|authors|meta|credit|credits|caption|captions|kicker|eyebrow|label|published|updated|photo|image|img|video|media-caption|read-more|readmore|more-on|also|see-also)(?:$|[\s_-])/;
+const MAYBE = /and|article|body|column|content|main|shadow|story|post-|entry/;
+/** Containers the pruning may drop inside the content (never inline text like a `strong`). */
+const CONTAINER = new Set([
+  "div",
+  "section",
+  "ul",
+  "ol",
+  "dl",
+  "table",
+  "aside",
+  "nav",
+  "header",
+  "footer",
+  "form",
+  "figure",
+  "details",
+  "center",
+]);
+
+function unlikely(el: HtmlElement): boolean {
+  if (el.tag === "body" || el.tag === "article" || el.tag === "main" || el.tag === "a")
+    return false;
+  const h = hint(el);
+  return h.trim() !== "" && UNLIKELY.test(h) && !MAYBE.test(h);
+}
+
 /** Elements that are page furniture wherever they are. */
 const FURNITURE = new Set(["nav", "aside", "footer", "form"]);
 const PARAGRAPH = new Set(["p", "pre", "td", "blockquote"]);
@@ -105,7 +168,7 @@ export function findMainContent(root: HtmlElement): MainContent | undefined {
   // Post-order statistics (the tree is at most MAX_DEPTH deep).
   const measure = (el: HtmlElement, inLink: boolean): Stats => {
     all.push(el);
-    const s: Stats = { text: 0, link: 0, commas: 0 };
+    const s: Stats = { text: 0, link: 0, commas: 0, blocks: 0 };
     const linked = inLink || el.tag === "a";
     for (const c of el.children) {
       if (typeof c === "string") {
@@ -118,6 +181,7 @@ export function findMainContent(root: HtmlElement): MainContent | undefined {
         s.text += k.text;
         s.link += k.link;
         s.commas += k.commas;
+        s.blocks += k.blocks + (BLOCKISH.has(c.tag) ? 1 : 0);
       }
     }
     stats.set(el, s);
@@ -125,6 +189,15 @@ export function findMainContent(root: HtmlElement): MainContent | undefined {
   };
   const total = measure(root, false);
   if (total.text === 0) return undefined;
+  // Elements inside unlikely containers neither vote nor are chosen.
+  const out = new Set<HtmlElement>();
+  for (const el of all) {
+    // A container holding most of the page's text is the content, whatever its name.
+    if (out.has(el) || (unlikely(el) && (stats.get(el) as Stats).text < total.text * 0.5)) {
+      out.add(el);
+      for (const c of el.children) if (typeof c !== "string") out.add(c);
+    }
+  }
 
   // Paragraphs vote for their ancestors.
   const scores = new Map<HtmlElement, number>();
@@ -137,11 +210,11 @@ export function findMainContent(root: HtmlElement): MainContent | undefined {
     return s;
   };
   for (const el of all) {
-    const paragraph =
-      PARAGRAPH.has(el.tag) ||
-      (el.tag === "div" && el.children.some((c) => typeof c === "string" && nonSpace(c) >= 40));
-    if (!paragraph) continue;
+    if (out.has(el)) continue;
     const s = stats.get(el) as Stats;
+    // A div holding only inline content is written like a paragraph.
+    const paragraph = PARAGRAPH.has(el.tag) || (el.tag === "div" && s.blocks === 0);
+    if (!paragraph) continue;
     if (s.text < 25 || s.link / s.text > 0.5) continue;
     const vote = 1 + Math.min(s.commas, 12) + Math.min(Math.floor(s.text / 100), 3);
     let ancestor = el.parent;
@@ -155,7 +228,7 @@ export function findMainContent(root: HtmlElement): MainContent | undefined {
   let top: HtmlElement | undefined;
   let best = Number.NEGATIVE_INFINITY;
   for (const [el, score] of scores) {
-    if (el === root) continue;
+    if (el === root || out.has(el)) continue;
     const s = stats.get(el) as Stats;
     const final = score * (1 - s.link / Math.max(1, s.text));
     scores.set(el, final);
@@ -202,7 +275,15 @@ export function findMainContent(root: HtmlElement): MainContent | undefined {
     const density = s.link / Math.max(1, s.text);
     const score = scores.get(sibling);
     if (classWeight(sibling) < 0 || FURNITURE.has(sibling.tag)) continue;
+    // Content split into parts by layout (cards, sections of one story) repeats the top's tag
+    // and class.
+    const twin =
+      sibling.tag === top.tag &&
+      (sibling.attrs.class ?? "") === (top.attrs.class ?? "") &&
+      s.text >= 100 &&
+      density < 0.3;
     if (
+      twin ||
       (score !== undefined && score >= threshold) ||
       (sibling.tag === "p" && s.text > 80 && density < 0.25)
     ) {
@@ -219,12 +300,19 @@ export function findMainContent(root: HtmlElement): MainContent | undefined {
       const density = s.link / Math.max(1, s.text);
       const weight = classWeight(c);
       const small = s.text < topStats.text * 0.5;
+      const container = CONTAINER.has(c.tag);
       if (
         (FURNITURE.has(c.tag) && small) ||
-        (weight < 0 && small) ||
-        (density > 0.5 && s.text < 1500 && c.tag !== "a" && c.tag !== "p") ||
+        (container && (weight < 0 || unlikely(c)) && small) ||
+        (container && density > 0.5 && s.text < 1500 && s.text - s.link < 200) ||
         (c.tag === "header" && s.text < 400) ||
-        (c.tag === "ul" && density > 0.35) ||
+        ((c.tag === "ul" || c.tag === "ol") && density > 0.35 && linkList(c, s)) ||
+        // Small print, captions and figures; a paragraph or heading that is only a link.
+        (SMALL_PRINT.test(hint(c)) && s.text < 300) ||
+        c.tag === "figcaption" ||
+        (c.tag === "figure" && s.blocks <= 2 && s.text < 300) ||
+        c.tag === "img" ||
+        ((c.tag === "p" || /^h[1-6]$/.test(c.tag)) && density > 0.6 && s.text < 300) ||
         (c.tag === "h1" && s.text < 300)
       ) {
         skip.add(c);
@@ -235,6 +323,13 @@ export function findMainContent(root: HtmlElement): MainContent | undefined {
   };
   for (const r of roots) prune(r);
   return { roots, skip };
+}
+
+/** A list of links (navigation, related stories): its items say little besides their links. */
+function linkList(list: HtmlElement, s: Stats): boolean {
+  let items = 0;
+  for (const c of list.children) if (typeof c !== "string" && c.tag === "li") items++;
+  return s.text - s.link < 40 * Math.max(1, items);
 }
 
 /** Characters of text in `roots` once `skip` is left out. */

@@ -312,7 +312,12 @@ export function renderText(
       }
       case "blockquote": {
         // Its content rendered on its own (as a plain block), then quoted line by line.
-        const content: HtmlElement = { tag: "div", parent: undefined, children: el.children, attrs: {} };
+        const content: HtmlElement = {
+          tag: "div",
+          parent: undefined,
+          children: el.children,
+          attrs: {},
+        };
         const inner = renderText([content], { ...options, links: false }, removed).text;
         out.end();
         // Links inside quotes are kept as text: quotes are rendered on their own.

@@ -114,38 +114,38 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
   const root: HtmlElement = { tag: "#root", parent: undefined, children: [], attrs: {} };
   const meta: Record<string, string> = {};
   let current = root;
+  /**
+   * One entry per open tag, as htmlparser2 reports them (every open gets exactly one close,
+   * implied or not): whether it created an element. Skipping is by level, never by counting
+   * closes, so implied closes inside dropped content cannot unbalance it.
+   */
+  const opened: boolean[] = [];
   let depth = 0;
-  /** Elements opened past MAX_DEPTH (not created; their closes must not pop). */
-  let flattened = 0;
-  /** Inside dropped content: how deep, why, and whether its text counts as hidden. */
-  let skip = 0;
+  /** Dropped content: the level of the element that started it (0: not skipping). */
+  let skipLevel = 0;
   let skipHidden = false;
-  let inHead = 0;
+  let headLevel = 0;
   let title: string | undefined;
-  let inTitle = false;
-  /** Open `<details>` elements that are closed and dropped: their bodies but the summary. */
+  let titleLevel = 0;
+  /** `<details>` elements that are closed and dropped: their bodies but the summary. */
   const closedDetails = new Set<HtmlElement>();
 
-  const startSkip = (reason: string, hidden: boolean) => {
-    skip = 1;
+  const skipping = () => skipLevel > 0;
+  const startSkip = (reason: string | undefined, hidden: boolean) => {
+    skipLevel = opened.length;
     skipHidden = hidden;
-    count(removed, reason);
+    if (reason !== undefined) count(removed, reason);
   };
 
   const parser = new Parser(
     {
       onopentag(name, attribs) {
-        if (skip > 0) {
-          skip++;
-          return;
-        }
-        if (name === "head") {
-          inHead++;
-          count(removed, "head");
-        }
+        opened.push(false);
+        if (skipping()) return;
         if (name === "title" && title === undefined) {
-          inTitle = true;
+          titleLevel = opened.length;
           title = "";
+          return;
         }
         if (name === "meta") {
           const key = (attribs.name ?? attribs.property ?? attribs.itemprop ?? "").toLowerCase();
@@ -153,18 +153,20 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
             meta[key] = attribs.content;
           }
         }
-        if (inHead > 0 && name !== "head") {
+        if (name === "head") {
           // Only the title and meta facts matter in the head; nothing in it is body text.
-          if (name !== "title") skipAll(name, false);
+          count(removed, "head");
+          headLevel = opened.length;
           return;
         }
+        if (headLevel > 0) return startSkip(undefined, false);
         if (DROPPED.has(name)) return startSkip(name, false);
         if (name === "input") {
           if (attribs.type?.toLowerCase() === "hidden") {
             count(removed, "hidden-input");
             removed.hiddenChars += attribs.value?.length ?? 0;
           }
-          return skipAll(name, false);
+          return;
         }
         const hidden: HiddenReason | undefined = hiddenBy(attribs);
         if (hidden !== undefined) {
@@ -175,10 +177,7 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
           removed.hiddenElements++;
           return startSkip("closed-details", true);
         }
-        if (depth >= MAX_DEPTH) {
-          flattened++;
-          return;
-        }
+        if (depth >= MAX_DEPTH) return;
         const attrs: Record<string, string> = {};
         for (const k of KEPT) {
           const v = attribs[k];
@@ -188,41 +187,33 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
         current.children.push(element);
         current = element;
         depth++;
+        opened[opened.length - 1] = true;
         if (name === "details" && attribs.open === undefined && options.closedDetails === "drop") {
           closedDetails.add(element);
         }
       },
-      onclosetag(name) {
-        if (skip > 0) {
-          skip--;
-          return;
-        }
-        if (name === "head") {
-          inHead = Math.max(0, inHead - 1);
-          return;
-        }
-        if (name === "title") inTitle = false;
-        if (inHead > 0 || name === "input") return;
-        if (flattened > 0) {
-          flattened--;
-          return;
-        }
-        if (current.parent !== undefined) {
+      onclosetag() {
+        const level = opened.length;
+        const created = opened.pop();
+        if (level === skipLevel) skipLevel = 0;
+        if (level === headLevel) headLevel = 0;
+        if (level === titleLevel) titleLevel = 0;
+        if (created && current.parent !== undefined) {
           closedDetails.delete(current);
           current = current.parent;
           depth--;
         }
       },
       ontext(text) {
-        if (inTitle && title !== undefined && title.length < 2048) {
-          title += text;
+        if (titleLevel > 0 && title !== undefined) {
+          if (title.length < 2048) title += text;
           return;
         }
-        if (skip > 0) {
+        if (skipping()) {
           if (skipHidden) removed.hiddenChars += text.trim().length;
           return;
         }
-        if (inHead > 0) return;
+        if (headLevel > 0) return;
         if (closedDetails.has(current)) {
           removed.hiddenChars += text.trim().length;
           return;
@@ -239,13 +230,6 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
-
-  /** An element whose content is not text (a void `<input>`, a head child): skipped quietly. */
-  function skipAll(name: string, hidden: boolean): void {
-    void name;
-    skip = 1;
-    skipHidden = hidden;
-  }
 
   return {
     write(text) {
