@@ -2,6 +2,7 @@ import { AirlockError, type ShapedErrorCode } from "./errors.js";
 import { applySpotlight } from "./fence/spotlight.js";
 import { type FitRequest, type Fitted, fitToBudget } from "./fit/fit.js";
 import { type ResolvedTokenizer, resolveTokenizer } from "./fit/tokenizer.js";
+import { htmlToText } from "./html/html-to-text.js";
 import {
   type ByteBudget,
   createByteBudget,
@@ -27,7 +28,7 @@ import { commandHeader, commandOutcome, httpHeader } from "./render/markers.js";
 import { collect } from "./render/render.js";
 import { scrubMessage } from "./scrub/scrub.js";
 import type { CompiledContract } from "./structured/contract.js";
-import { route } from "./structured/route.js";
+import { type Routed, route } from "./structured/route.js";
 import { shapeStructured } from "./structured/shape-structured.js";
 import type { Cut, SectionMeta, Shaped, ShapedMeta, ShapedStatus } from "./types.js";
 
@@ -326,7 +327,63 @@ async function run(
       return shaped;
     return runText(routed.fallback, options, loading);
   }
+  if (routed.kind === "html") return runHtml(routed, options, loading);
   return runText(routed.input, options, loading);
+}
+
+/**
+ * A web page: turned into readable text (hidden content dropped, main content kept), which then
+ * takes the text path like any other text. The text says when hidden text was removed: a page
+ * that hides text from its reader is a likely carrier of injected instructions.
+ */
+async function runHtml(
+  routed: Extract<Routed, { kind: "html" }>,
+  options: CompiledOptions,
+  loading: Promise<ResolvedTokenizer>,
+): Promise<Shaped> {
+  const page = await htmlToText(routed.source, {
+    maxBytes: options.maxBytes,
+    ...(routed.contentType !== undefined ? { contentType: routed.contentType } : {}),
+    ...(routed.response?.url ? { baseUrl: routed.response.url } : {}),
+  });
+  const head: string[] = [];
+  if (page.title) head.push(`# ${page.title}`);
+  const facts = [page.byline ? `by ${page.byline}` : "", page.date ?? ""].filter(Boolean);
+  if (facts.length > 0) head.push(facts.join(", "));
+  if (page.removed.hiddenChars > 0) {
+    head.push(htmlNote(`${page.removed.hiddenChars} characters of hidden text removed`));
+  }
+  if (page.capped) head.push(htmlNote(`page cut at maxBytes (${options.maxBytes} bytes)`));
+  const text = [head.join("\n"), page.text].filter((t) => t !== "").join("\n\n");
+  const input: ShapeInput = routed.response
+    ? new Response(text, {
+        status: routed.response.status,
+        statusText: routed.response.statusText,
+        headers: { "content-type": "text/plain; charset=utf-8" },
+      })
+    : text;
+  const shaped = await runText(input, { ...options, contentType: "text/plain" }, loading);
+  return {
+    ...shaped,
+    meta: {
+      ...shaped.meta,
+      bytes: page.bytes,
+      html: {
+        ...(page.title !== undefined ? { title: page.title } : {}),
+        ...(page.byline !== undefined ? { byline: page.byline } : {}),
+        ...(page.date !== undefined ? { date: page.date } : {}),
+        mode: page.mode,
+        charset: page.charset,
+        links: page.links.length,
+        removed: page.removed,
+        capped: page.capped,
+      },
+    },
+  };
+}
+
+function htmlNote(text: string): string {
+  return `[airlock: ${text}]`;
 }
 
 async function runText(

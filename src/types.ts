@@ -1,5 +1,6 @@
 import type { ShapedErrorCode } from "./errors.js";
 import type { SpotlightMode } from "./fence/spotlight.js";
+import type { Removed as HtmlRemoved } from "./html/tree.js";
 import type { InvisibleCounts } from "./redact/invisible.js";
 import type { Aggregates } from "./structured/aggregate.js";
 
@@ -117,6 +118,19 @@ export interface ShapedMeta {
   readonly spotlight: { readonly mode: SpotlightMode; readonly marker?: string };
   /** Invisible and control characters removed, by class; absent when `invisible: false`. */
   readonly invisible?: InvisibleCounts & { readonly count: number };
+  /** A web page's facts and what `htmlToText` removed (for HTML input). */
+  readonly html?: {
+    readonly title?: string;
+    readonly byline?: string;
+    readonly date?: string;
+    /** `main` when main content was found, else `full`. */
+    readonly mode: "main" | "full";
+    readonly charset: string;
+    /** Links listed at the end of the text. */
+    readonly links: number;
+    readonly removed: HtmlRemoved;
+    readonly capped: boolean;
+  };
   /** What happened to the records of a structured result (absent for text). */
   readonly records?: StructuredMeta;
   /** Why `status` is `error`, when it is. */

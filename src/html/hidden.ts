@@ -54,9 +54,8 @@ function offscreen(value: string | undefined): boolean {
  * hiddenBy({ style: "position:absolute; left:-9999px" }); // "offscreen"
  */
 export function hiddenBy(attrs: Readonly<Record<string, string>>): HiddenReason | undefined {
-  if (attrs.hidden !== undefined && attrs.hidden.toLowerCase() !== "until-found") {
-    return "hidden-attribute";
-  }
+  // `hidden="until-found"` is hidden too (a browser reveals it only to find-in-page).
+  if (attrs.hidden !== undefined) return "hidden-attribute";
   if (attrs["aria-hidden"]?.trim().toLowerCase() === "true") return "aria-hidden";
   const style = attrs.style;
   if (style === undefined || style === "") return undefined;

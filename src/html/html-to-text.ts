@@ -66,9 +66,16 @@ export async function htmlToText(
   let bytes = 0;
   let capped = false;
   if (typeof input === "string") {
-    const text = input.length > maxBytes ? input.slice(0, maxBytes) : input;
-    capped = text.length < input.length;
-    bytes = text.length;
+    // Bytes are counted as UTF-8, like every other input; a string over the cap is cut at a
+    // character boundary.
+    let text = input;
+    bytes = utf8Length(input);
+    if (bytes > maxBytes) {
+      const encoded = new TextEncoder().encode(input).subarray(0, maxBytes);
+      text = new TextDecoder().decode(encoded).replace(/\uFFFD$/, "");
+      capped = true;
+      bytes = maxBytes;
+    }
     builder.write(text.replace(/^\uFEFF/, ""));
   } else {
     let contentType = options.contentType;
@@ -131,7 +138,7 @@ export async function htmlToText(
     },
     removed,
   );
-  const byline = page.meta.author ?? page.meta["article:author"];
+  const byline = page.meta.author ?? page.meta["article:author"] ?? bylineOf(body);
   const date = page.meta["article:published_time"] ?? page.meta.date ?? dateOf(body);
   return {
     text: rendered.text,
@@ -161,6 +168,56 @@ export async function htmlToText(
     charset = label;
     return new TextDecoder(label);
   }
+}
+
+const BYLINE_CLASS = /(?:^|\s)(?:byline|by-line|author|author-name|article-author)(?:\s|$)/i;
+
+/** The page's author as marked in the body: `rel="author"`, `itemprop="author"`, `.byline`. */
+function bylineOf(root: HtmlElement): string | undefined {
+  const stack: HtmlElement[] = [root];
+  let seen = 0;
+  while (stack.length > 0 && seen < 20_000) {
+    const el = stack.pop() as HtmlElement;
+    seen++;
+    const marked =
+      /(?:^|\s)author(?:\s|$)/i.test(el.attrs.rel ?? "") ||
+      el.attrs.itemprop?.toLowerCase() === "author" ||
+      BYLINE_CLASS.test(el.attrs.class ?? "");
+    if (marked) {
+      const text = textOf(el)
+        .replace(/^\s*by\s+/i, "")
+        .trim();
+      if (text !== "" && text.length <= 120) return text;
+    }
+    for (let i = el.children.length - 1; i >= 0; i--) {
+      const c = el.children[i];
+      if (c !== undefined && typeof c !== "string") stack.push(c);
+    }
+  }
+  return undefined;
+}
+
+function textOf(el: HtmlElement): string {
+  let out = "";
+  const stack: Array<HtmlElement | string> = [el];
+  while (stack.length > 0 && out.length < 400) {
+    const n = stack.pop() as HtmlElement | string;
+    if (typeof n === "string") out += n;
+    else
+      for (let i = n.children.length - 1; i >= 0; i--)
+        stack.push(n.children[i] as HtmlElement | string);
+  }
+  return out.replace(/\s+/g, " ");
+}
+
+/** UTF-8 bytes of a string, without encoding it. */
+function utf8Length(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) n += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : c < 0x800 ? 1 : 1;
+  }
+  return n;
 }
 
 /** The first `<time datetime>` of the page, a common way to mark a publication date. */

@@ -66,8 +66,9 @@ export function safeUrl(
   raw: string,
   baseUrl: string | undefined,
 ): { url: string } | { unsafe: boolean } {
-  // Browsers ignore tabs and newlines inside URLs and trim spaces: so must the check.
-  const href = raw.replace(/[\t\n\r]/g, "").trim();
+  // Browsers ignore tabs and newlines inside URLs and strip leading and trailing control
+  // characters and spaces: so must the check.
+  const href = raw.replace(/[\t\n\r]/g, "").replace(/^[^\x21-\uffff]+|[^\x21-\uffff]+$/g, "");
   if (href === "" || href.startsWith("#")) return { unsafe: false };
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(href)?.[1]?.toLowerCase();
   if (scheme !== undefined) {
@@ -107,19 +108,32 @@ class Writer {
     this.line = "";
   }
 
-  /** Ends the current block; `prefix` is written before its first line, `indent` before the rest. */
-  end(prefix = "", indent = ""): void {
+  /** True when the last block is a list item, which the next item joins without a blank line. */
+  private item = false;
+
+  /**
+   * Ends the current block; `prefix` is written before its first line, `indent` before the
+   * rest. A list item (`item`) follows the previous item on the next line.
+   */
+  end(prefix = "", indent = "", item = false): void {
     this.br();
     const lines = this.lines.filter((l, i, all) => l !== "" || (i > 0 && all[i - 1] !== ""));
     while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
     this.lines = [];
     if (lines.length === 0) return;
-    this.blocks.push(lines.map((l, i) => (i === 0 ? prefix : indent) + l).join("\n"));
+    const text = lines.map((l, i) => (i === 0 ? prefix : indent) + l).join("\n");
+    if (item && this.item && this.blocks.length > 0) {
+      this.blocks[this.blocks.length - 1] += `\n${text}`;
+    } else this.blocks.push(text);
+    this.item = item;
   }
 
   raw(block: string): void {
     this.end();
-    if (block.trim() !== "") this.blocks.push(block);
+    if (block.trim() !== "") {
+      this.blocks.push(block);
+      this.item = false;
+    }
   }
 
   /** Inline text of the current line, and resets it (for headings, cells). */
@@ -254,7 +268,7 @@ export function renderText(
   };
 
   const list = (el: HtmlElement, level: number): void => {
-    out.end();
+    out.end("", "", level > 0);
     let n = Number.parseInt(el.attrs.start ?? "1", 10);
     if (!Number.isFinite(n)) n = 1;
     const indent = "  ".repeat(level);
@@ -274,13 +288,13 @@ export function renderText(
         if (typeof d === "string") out.text(d);
         else if (options.skip?.has(d)) continue;
         else if (d.tag === "ul" || d.tag === "ol") {
-          out.end(indent + marker, `${indent}${" ".repeat(marker.length)}`);
+          out.end(indent + marker, `${indent}${" ".repeat(marker.length)}`, true);
           list(d, level + 1);
         } else block(d, level + 1, indent + marker);
       }
-      out.end(indent + marker, `${indent}${" ".repeat(marker.length)}`);
+      out.end(indent + marker, `${indent}${" ".repeat(marker.length)}`, true);
     }
-    out.end();
+    out.end("", "", level > 0);
   };
 
   /** An element in a flow of blocks; `prefix` carries a list item's marker to its first block. */

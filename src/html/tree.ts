@@ -70,9 +70,6 @@ const DROPPED = new Set([
   "video",
   "select",
   "datalist",
-  "textarea",
-  "button",
-  "dialog",
 ]);
 
 /** Attributes kept on elements: what rendering and content scoring read. */
@@ -90,6 +87,9 @@ const KEPT = [
   "open",
   "type",
 ];
+
+/** The longest unfinished tag held back between pieces. */
+const HOLD_MAX = 64 * 1024;
 
 /** Deeper elements are flattened into their ancestor at this depth: walks stay shallow. */
 export const MAX_DEPTH = 200;
@@ -161,6 +161,11 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
         }
         if (headLevel > 0) return startSkip(undefined, false);
         if (DROPPED.has(name)) return startSkip(name, false);
+        // A dialog is shown only when open.
+        if (name === "dialog" && attribs.open === undefined) {
+          removed.hiddenElements++;
+          return startSkip("closed-dialog", true);
+        }
         if (name === "input") {
           if (attribs.type?.toLowerCase() === "hidden") {
             count(removed, "hidden-input");
@@ -231,11 +236,24 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
 
+  // The text after the last `<` waits for the next piece: if the input ends inside a tag, the
+  // unfinished tag is dropped (as a browser does), not shown as text.
+  let held = "";
   return {
     write(text) {
-      parser.write(text);
+      const all = held + text;
+      const lt = all.lastIndexOf("<");
+      if (lt === -1 || all.indexOf(">", lt) !== -1 || all.length - lt > HOLD_MAX) {
+        held = "";
+        parser.write(all);
+      } else {
+        held = all.slice(lt);
+        parser.write(all.slice(0, lt));
+      }
     },
     end() {
+      if (held !== "" && !/^<[a-zA-Z/!?]/.test(held)) parser.write(held);
+      held = "";
       parser.end();
       const cleanTitle = title?.replace(/\s+/g, " ").trim();
       return {

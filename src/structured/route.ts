@@ -33,7 +33,25 @@ export type Routed =
       /** The same input for the text path, when the format was only sniffed and it can be read again. */
       readonly fallback?: ShapeInput;
     }
-  | { readonly kind: "text"; readonly input: ShapeInput };
+  | { readonly kind: "text"; readonly input: ShapeInput }
+  | {
+      readonly kind: "html";
+      readonly source: StreamSource;
+      readonly contentType: string | undefined;
+      /** The `Response` the page came in, for its status. */
+      readonly response?: Response;
+    };
+
+/** A media type that says HTML. */
+export function isHtmlType(contentType: string | undefined): boolean {
+  const type = contentType?.split(";")[0]?.trim().toLowerCase();
+  return type === "text/html" || type === "application/xhtml+xml";
+}
+
+/** The start of an HTML document: a doctype or an `<html>` tag, after comments and spaces. */
+export function looksLikeHtml(head: string): boolean {
+  return /^\uFEFF?\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html[\s>])/i.test(head);
+}
 
 /** Characters looked at to sniff a format in place. */
 const SNIFF_CHARS = 4096;
@@ -83,6 +101,9 @@ export async function route(input: ShapeInput, options: CompiledOptions): Promis
     // front of a JSON API): the text path shows it with its status, whatever it claims to be.
     if (!input.ok) return { kind: "text", input };
     const contentType = options.contentType ?? input.headers.get("content-type") ?? undefined;
+    if (input.ok && options.format === "auto" && isHtmlType(contentType)) {
+      return { kind: "html", source: input.body ?? "", contentType, response: input };
+    }
     const http = { httpStatus: input.status, httpFailed: !input.ok };
     const format = declared ?? formatOfType(contentType);
     if (format) return { kind: "structured", input: { source: input.body ?? "", format }, ...http };
@@ -93,6 +114,9 @@ export async function route(input: ShapeInput, options: CompiledOptions): Promis
     const found = sniffFormat(text);
     const sniffed = found && headHoldsUp(text, found, ended) ? found : undefined;
     const again = replay(head, src, failure);
+    if (!sniffed && options.format === "auto" && looksLikeHtml(text)) {
+      return { kind: "html", source: asIterable(again), contentType, response: input };
+    }
     if (sniffed) {
       return {
         kind: "structured",
@@ -118,6 +142,9 @@ export async function route(input: ShapeInput, options: CompiledOptions): Promis
     };
   }
   const source = input as StreamSource;
+  if (options.format === "auto" && isHtmlType(options.contentType)) {
+    return { kind: "html", source, contentType: options.contentType };
+  }
   const format = declared ?? formatOfType(options.contentType);
   if (format) return { kind: "structured", input: { source, format } };
   if (!sniffable(options.contentType)) return { kind: "text", input };
@@ -138,6 +165,9 @@ export async function route(input: ShapeInput, options: CompiledOptions): Promis
     head = new TextDecoder().decode(await source.slice(0, SNIFF_CHARS).arrayBuffer());
   }
   if (head !== undefined) {
+    if (options.format === "auto" && looksLikeHtml(head)) {
+      return { kind: "html", source, contentType: options.contentType };
+    }
     const sniffed = sniffFormat(head.replace(/^\uFEFF/, ""));
     return sniffed
       ? { kind: "structured", input: { source, format: sniffed, sniffed: true }, fallback: input }
@@ -149,6 +179,9 @@ export async function route(input: ShapeInput, options: CompiledOptions): Promis
   const again = replay(peeked.head, src, peeked.failure);
   const found = sniffFormat(peeked.text);
   const sniffed = found && headHoldsUp(peeked.text, found, peeked.ended) ? found : undefined;
+  if (!sniffed && options.format === "auto" && looksLikeHtml(peeked.text)) {
+    return { kind: "html", source: asIterable(again), contentType: options.contentType };
+  }
   if (sniffed)
     return { kind: "structured", input: { source: again, format: sniffed, sniffed: true } };
   return { kind: "text", input: asIterable(again) };
