@@ -2,7 +2,7 @@ import { AirlockError, type ShapedErrorCode } from "./errors.js";
 import { applySpotlight } from "./fence/spotlight.js";
 import { type FitRequest, type Fitted, fitToBudget } from "./fit/fit.js";
 import { type ResolvedTokenizer, resolveTokenizer } from "./fit/tokenizer.js";
-import { htmlToText } from "./html/html-to-text.js";
+import { type HtmlText, htmlPieces } from "./html/html-to-text.js";
 import {
   type ByteBudget,
   createByteBudget,
@@ -341,28 +341,47 @@ async function runHtml(
   options: CompiledOptions,
   loading: Promise<ResolvedTokenizer>,
 ): Promise<Shaped> {
-  const page = await htmlToText(routed.source, {
-    maxBytes: options.maxBytes,
-    ...(routed.contentType !== undefined ? { contentType: routed.contentType } : {}),
-    ...(routed.response?.url ? { baseUrl: routed.response.url } : {}),
-  });
-  const head: string[] = [];
-  if (page.title) head.push(`# ${page.title}`);
-  const facts = [page.byline ? `by ${page.byline}` : "", page.date ?? ""].filter(Boolean);
-  if (facts.length > 0) head.push(facts.join(", "));
-  if (page.removed.hiddenChars > 0) {
-    head.push(htmlNote(`${page.removed.hiddenChars} characters of hidden text removed`));
+  const out: { result?: HtmlText } = {};
+  const pieces = htmlPieces(
+    routed.source,
+    {
+      maxBytes: options.maxBytes,
+      ...(routed.contentType !== undefined ? { contentType: routed.contentType } : {}),
+      ...(routed.response?.url ? { baseUrl: routed.response.url } : {}),
+    },
+    HTML_STREAM_WEIGHT,
+    out,
+  );
+  const first = await pieces.next();
+  let text: AsyncIterable<string> | string;
+  if (out.result !== undefined) {
+    // The page was held whole: its facts lead the text.
+    const page = out.result;
+    text = [htmlHead(page).join("\n"), page.text].filter((t) => t !== "").join("\n\n");
+  } else {
+    // Too big to hold: pieces stream into the text path; the facts known only at the end
+    // close the text.
+    text = (async function* () {
+      if (!first.done) yield first.value;
+      for await (const piece of pieces) yield piece;
+      if (out.result) {
+        const page = out.result;
+        yield `\n${htmlNote(`a page of ${page.bytes} bytes, too large to hold: shown whole, without main-content extraction or a link list`)}`;
+        const facts = htmlHead(page);
+        if (facts.length > 0) yield `\n${facts.join("\n")}`;
+      }
+    })();
   }
-  if (page.capped) head.push(htmlNote(`page cut at maxBytes (${options.maxBytes} bytes)`));
-  const text = [head.join("\n"), page.text].filter((t) => t !== "").join("\n\n");
   const input: ShapeInput = routed.response
-    ? new Response(text, {
+    ? new Response(typeof text === "string" ? text : streamOf(text), {
         status: routed.response.status,
         statusText: routed.response.statusText,
         headers: { "content-type": "text/plain; charset=utf-8" },
       })
     : text;
   const shaped = await runText(input, { ...options, contentType: "text/plain" }, loading);
+  const page = out.result;
+  if (page === undefined) return shaped;
   return {
     ...shaped,
     meta: {
@@ -380,6 +399,41 @@ async function runHtml(
       },
     },
   };
+}
+
+/**
+ * Pages whose light tree would weigh more than this (about 32,000 elements, or 2 M characters
+ * of text) are streamed through in full mode instead of held.
+ */
+const HTML_STREAM_WEIGHT = 2 * 1024 * 1024;
+
+/** The facts a page's text starts with: title, byline and date, hidden text removed, the cap. */
+function htmlHead(page: HtmlText): string[] {
+  const head: string[] = [];
+  if (page.title) head.push(`# ${page.title}`);
+  const facts = [page.byline ? `by ${page.byline}` : "", page.date ?? ""].filter(Boolean);
+  if (facts.length > 0) head.push(facts.join(", "));
+  if (page.removed.hiddenChars > 0) {
+    head.push(htmlNote(`${page.removed.hiddenChars} characters of hidden text removed`));
+  }
+  if (page.capped) head.push(htmlNote("page cut at maxBytes"));
+  return head;
+}
+
+/** Text pieces as a byte stream (for a `Response` body). */
+function streamOf(pieces: AsyncIterable<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const iterator = pieces[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done } = await iterator.next();
+      if (done) controller.close();
+      else controller.enqueue(encoder.encode(value));
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
 }
 
 function htmlNote(text: string): string {

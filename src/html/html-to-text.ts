@@ -56,6 +56,31 @@ export async function htmlToText(
   input: HtmlInput,
   options: HtmlToTextOptions = {},
 ): Promise<HtmlText> {
+  const out: { result?: HtmlText } = {};
+  for await (const _ of htmlPieces(input, options, Number.POSITIVE_INFINITY, out)) {
+    // The one piece is the whole text, also in the result.
+  }
+  return out.result as HtmlText;
+}
+
+/** Characters of rendered text a streamed page gathers before it is handed on. */
+const PIECE_CHARS = 256 * 1024;
+
+/**
+ * The page's text in pieces. While its light tree weighs at most `streamAbove` (64 an element
+ * plus the characters of its text) the page is held and reduced to its main content, and the
+ * text comes as one piece; past it, the page is too big to hold: what is complete is rendered in full mode (no link list) and let go as it streams, so
+ * memory stays flat. `out.result` is set at the end (its `text` is empty when streamed).
+ *
+ * @example
+ * for await (const piece of htmlPieces(stream, {}, 8 << 20, info)) keep(piece);
+ */
+export async function* htmlPieces(
+  input: HtmlInput,
+  options: HtmlToTextOptions,
+  streamAbove: number,
+  out: { result?: HtmlText },
+): AsyncGenerator<string> {
   const mode = options.mode ?? "main";
   if (mode !== "main" && mode !== "full") {
     throw new AirlockError("options/invalid", `htmlToText: mode must be "main" or "full"`);
@@ -65,6 +90,28 @@ export async function htmlToText(
   let charset = "utf-8";
   let bytes = 0;
   let capped = false;
+  let streamed = false;
+  let pending = "";
+  /** Renders and lets go what the page has completed, once it is past `streamAbove`. */
+  const flush = (all: boolean): string | undefined => {
+    if (!streamed && builder.weight <= streamAbove && !all) return undefined;
+    streamed = true;
+    const taken = builder.take();
+    if (taken.length > 0) {
+      const part: HtmlElement = { tag: "div", parent: undefined, children: taken, attrs: {} };
+      const text = renderText(
+        [part],
+        { links: false, maxLinks: 0, baseUrl: undefined },
+        removedOf(),
+      ).text;
+      if (text !== "") pending += `${text}\n\n`;
+    }
+    if (pending.length < PIECE_CHARS && !all) return undefined;
+    const piece = pending;
+    pending = "";
+    return piece === "" ? undefined : piece;
+  };
+  let removedOf = () => builder.removed;
   if (typeof input === "string") {
     // Bytes are counted as UTF-8, like every other input; a string over the cap is cut at a
     // character boundary.
@@ -76,7 +123,13 @@ export async function htmlToText(
       capped = true;
       bytes = maxBytes;
     }
-    builder.write(text.replace(/^\uFEFF/, ""));
+    text = text.replace(/^\uFEFF/, "");
+    const step = 1 << 20;
+    for (let i = 0; i < text.length; i += step) {
+      builder.write(text.slice(i, i + step));
+      const piece = flush(false);
+      if (piece !== undefined) yield piece;
+    }
   } else {
     let contentType = options.contentType;
     let source: StreamSource = input as StreamSource;
@@ -109,6 +162,8 @@ export async function htmlToText(
           for (const h of head) feed(h);
           head.length = 0;
         } else feed(chunk);
+        const piece = flush(false);
+        if (piece !== undefined) yield piece;
         if (capped) break;
       }
     } finally {
@@ -124,6 +179,24 @@ export async function htmlToText(
   const page = builder.end();
   const removed = page.removed;
   const body = page.root;
+  const byline = page.meta.author ?? page.meta["article:author"] ?? bylineOf(body);
+  const date = page.meta["article:published_time"] ?? page.meta.date ?? dateOf(body);
+  const facts = {
+    title: page.title ?? page.meta["og:title"],
+    ...(byline ? { byline: byline.trim().slice(0, 200) } : {}),
+    ...(date ? { date: date.trim().slice(0, 64) } : {}),
+    removed,
+    charset,
+    bytes,
+    capped,
+  };
+  if (streamed) {
+    removedOf = () => removed;
+    const piece = flush(true);
+    if (piece !== undefined) yield piece;
+    out.result = { ...facts, text: "", links: [], mode: "full" };
+    return;
+  }
   const main = mode === "main" ? findMainContent(body) : undefined;
   const roots: HtmlElement[] = main ? main.roots : [body];
   const skip = main?.skip ?? new Set<HtmlElement>();
@@ -138,20 +211,13 @@ export async function htmlToText(
     },
     removed,
   );
-  const byline = page.meta.author ?? page.meta["article:author"] ?? bylineOf(body);
-  const date = page.meta["article:published_time"] ?? page.meta.date ?? dateOf(body);
-  return {
+  out.result = {
+    ...facts,
     text: rendered.text,
-    title: page.title ?? page.meta["og:title"],
-    ...(byline ? { byline: byline.trim().slice(0, 200) } : {}),
-    ...(date ? { date: date.trim().slice(0, 64) } : {}),
     links: rendered.links,
-    removed,
     mode: main ? "main" : "full",
-    charset,
-    bytes,
-    capped,
   };
+  yield rendered.text;
 
   function start(head: Uint8Array[], contentType: string | undefined): TextDecoder {
     let n = 0;

@@ -109,6 +109,17 @@ function count(removed: Removed, reason: string): void {
 export function createTreeBuilder(options: { readonly closedDetails: "keep" | "drop" }): {
   write(text: string): void;
   end(): ParsedPage;
+  /**
+   * Detaches what is complete (every child of an open element but the last), in document
+   * order, so a huge page can be rendered and let go piece by piece.
+   */
+  take(): Array<HtmlElement | string>;
+  /** The title, once the head has been read. */
+  readonly title: string | undefined;
+  /** What was dropped so far. */
+  readonly removed: Removed;
+  /** About what the tree holds: 64 per element plus its text's characters. */
+  readonly weight: number;
 } {
   const removed = createRemoved();
   const root: HtmlElement = { tag: "#root", parent: undefined, children: [], attrs: {} };
@@ -120,6 +131,7 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
    * closes, so implied closes inside dropped content cannot unbalance it.
    */
   const opened: boolean[] = [];
+  let weight = 0;
   let depth = 0;
   /** Dropped content: the level of the element that started it (0: not skipping). */
   let skipLevel = 0;
@@ -189,6 +201,7 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
           if (v !== undefined) attrs[k] = v;
         }
         const element: HtmlElement = { tag: name, parent: current, children: [], attrs };
+        weight += 64;
         current.children.push(element);
         current = element;
         depth++;
@@ -223,6 +236,7 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
           removed.hiddenChars += text.trim().length;
           return;
         }
+        weight += text.length;
         const children = current.children;
         const last = children.length - 1;
         if (last >= 0 && typeof children[last] === "string") children[last] += text;
@@ -240,6 +254,9 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
   // unfinished tag is dropped (as a browser does), not shown as text.
   let held = "";
   return {
+    get weight() {
+      return weight;
+    },
     write(text) {
       const all = held + text;
       const lt = all.lastIndexOf("<");
@@ -250,6 +267,22 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
         held = all.slice(lt);
         parser.write(all.slice(0, lt));
       }
+    },
+    take() {
+      const path: HtmlElement[] = [];
+      for (let e: HtmlElement | undefined = current; e !== undefined; e = e.parent) path.unshift(e);
+      const out: Array<HtmlElement | string> = [];
+      for (const e of path) {
+        const done = e.children.length - 1;
+        if (done <= 0) continue;
+        out.push(...e.children.splice(0, done));
+      }
+      weight = 0;
+      return out;
+    },
+    removed,
+    get title() {
+      return title?.replace(/\s+/g, " ").trim() || undefined;
     },
     end() {
       if (held !== "" && !/^<[a-zA-Z/!?]/.test(held)) parser.write(held);
