@@ -2,7 +2,7 @@ import { AirlockError, type ShapedErrorCode } from "./errors.js";
 import { applySpotlight } from "./fence/spotlight.js";
 import { type FitRequest, type Fitted, fitToBudget } from "./fit/fit.js";
 import { type ResolvedTokenizer, resolveTokenizer } from "./fit/tokenizer.js";
-import { type HtmlText, htmlPieces } from "./html/html-to-text.js";
+import type { HtmlText } from "./html/html-to-text.js";
 import {
   type ByteBudget,
   createByteBudget,
@@ -341,6 +341,8 @@ async function runHtml(
   options: CompiledOptions,
   loading: Promise<ResolvedTokenizer>,
 ): Promise<Shaped> {
+  // htmlparser2 loads with the first page: it stays out of the core chunk.
+  const { htmlPieces } = await import("./html/html-to-text.js");
   const out: { result?: HtmlText } = {};
   const pieces = htmlPieces(
     routed.source,

@@ -97,13 +97,14 @@ export async function route(input: ShapeInput, options: CompiledOptions): Promis
   }
   if (typeof Response !== "undefined" && input instanceof Response) {
     if (input.bodyUsed) return { kind: "text", input }; // the text path says why it cannot read it
-    // A failed request's body is an error page more often than data (a 502 from a proxy in
-    // front of a JSON API): the text path shows it with its status, whatever it claims to be.
-    if (!input.ok) return { kind: "text", input };
     const contentType = options.contentType ?? input.headers.get("content-type") ?? undefined;
-    if (input.ok && options.format === "auto" && isHtmlType(contentType)) {
+    // A page, also a failed request's error page: its markup is no use to the model either way.
+    if (options.format === "auto" && isHtmlType(contentType)) {
       return { kind: "html", source: input.body ?? "", contentType, response: input };
     }
+    // Any other failed request's body is an error page more often than data (a 502 from a
+    // proxy in front of a JSON API): the text path shows it with its status.
+    if (!input.ok) return { kind: "text", input };
     const http = { httpStatus: input.status, httpFailed: !input.ok };
     const format = declared ?? formatOfType(contentType);
     if (format) return { kind: "structured", input: { source: input.body ?? "", format }, ...http };

@@ -650,3 +650,22 @@ describe("shape(): HTML goes through htmlToText", () => {
     expectClean(shaped.text);
   });
 });
+
+describe("shape(): a failed request's HTML error page", () => {
+  it("is shown as text, with its status, never as markup", async () => {
+    const page =
+      "<!doctype html><html><head><title>Not Found</title><style>h1{color:red}</style></head>" +
+      "<body><h1>404</h1><p>The page you asked for is gone.</p><script>track()</script></body></html>";
+    const shaped = await shape(
+      new Response(page, { status: 404, headers: { "content-type": "text/html; charset=utf-8" } }),
+      { maxTokens: 300 },
+    );
+    expect(shaped.status).toBe("error");
+    expect(shaped.meta.httpStatus).toBe(404);
+    expect(shaped.meta.error?.code).toBe("tool/http-error");
+    expect(shaped.text).toContain("The page you asked for is gone.");
+    expect(shaped.text).not.toContain("<script");
+    expect(shaped.text).not.toContain("track()");
+    expect(shaped.text).not.toContain("color:red");
+  });
+});
