@@ -35,9 +35,12 @@ export default defineConfig({
     sourcemap: true,
     minify: false,
     lib: {
-      entry: fileURLToPath(new URL("./src/index.ts", import.meta.url)),
+      entry: {
+        index: fileURLToPath(new URL("./src/index.ts", import.meta.url)),
+        preview: fileURLToPath(new URL("./src/preview/index.ts", import.meta.url)),
+      },
       formats: ["es"],
-      fileName: "index",
+      fileName: (_format, name) => `${name}.js`,
     },
     rolldownOptions: {
       // Keep gpt-tokenizer (and its subpaths) external so its lazy
