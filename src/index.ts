@@ -28,12 +28,8 @@ export {
   spotlightInstruction,
 } from "./fence/spotlight.js";
 export type { TokenCounter, TokenizerName } from "./fit/tokenizer.js";
-export {
-  type HtmlInput,
-  type HtmlText,
-  type HtmlToTextOptions,
-  htmlToText,
-} from "./html/html-to-text.js";
+export type { HtmlInput, HtmlText, HtmlToTextOptions } from "./html/html-to-text.js";
+export { htmlToText } from "./html/index.js";
 export type { Link } from "./html/render.js";
 export type { Removed as HtmlRemoved } from "./html/tree.js";
 export type {
@@ -83,7 +79,7 @@ export {
   READ_RESULT_TOOL,
   type ReadResultArgs,
   type ResultReader,
-} from "./structured/read-result.js";
+} from "./structured/reader.js";
 export type { SummarizeInput, Summarizer } from "./structured/shape-structured.js";
 export {
   createMemoryStore,

@@ -29,7 +29,6 @@ import { collect } from "./render/render.js";
 import { scrubMessage } from "./scrub/scrub.js";
 import type { CompiledContract } from "./structured/contract.js";
 import { type Routed, route } from "./structured/route.js";
-import { shapeStructured } from "./structured/shape-structured.js";
 import type { Cut, SectionMeta, Shaped, ShapedMeta, ShapedStatus } from "./types.js";
 
 /** A compiled shaper: options are validated once, the tokenizer is loaded once. */
@@ -313,6 +312,8 @@ async function run(
   if (routed.kind === "structured") {
     const tokenizer = await loaded(loading);
     const contract = await loadContract();
+    // The structured stage loads with the first structured result.
+    const { shapeStructured } = await import("./structured/shape-structured.js");
     const shaped = await shapeStructured(routed.input, {
       options,
       tokenizer,

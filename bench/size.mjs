@@ -1,0 +1,108 @@
+// Bundle sizes, as a host's bundler would see them: each public entry bundled, minified and
+// code-split with esbuild (tokenizer ranks left external: they load lazily by design), then
+// gzip-compressed. For each entry: the chunk loaded up front (its static graph), the chunks
+// loaded on demand, and which heavy packages sit in the static graph. The playground's
+// production build (demo/dist, when built) is measured as it is.
+//
+//   npm run bench:size
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const HEAVY = ["dompurify", "marked", "htmlparser2", "papaparse", "@cfworker/json-schema", "gpt-tokenizer"];
+const AIM_CORE_KB = 30;
+
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+const gz = (buf) => gzipSync(buf, { level: 9 }).byteLength;
+
+async function measure(name, entry) {
+  const outdir = mkdtempSync(join(tmpdir(), "airlock-size-"));
+  try {
+    const result = await build({
+      entryPoints: { [name]: join(root, entry) },
+      bundle: true,
+      minify: true,
+      splitting: true,
+      format: "esm",
+      platform: "browser",
+      target: "es2022",
+      outdir,
+      metafile: true,
+      write: true,
+      logLevel: "silent",
+      // Rank tables are a dynamic import each, loaded only for the encoding in use.
+      external: ["gpt-tokenizer/*"],
+    });
+    const outputs = result.metafile.outputs;
+    const entryOut = Object.keys(outputs).find((o) => outputs[o].entryPoint !== undefined);
+    // The static graph: the entry chunk and the chunks it imports statically, transitively.
+    const staticChunks = new Set();
+    const visit = (o) => {
+      if (staticChunks.has(o)) return;
+      staticChunks.add(o);
+      for (const imp of outputs[o].imports) if (imp.kind === "import-statement" && outputs[imp.path]) visit(imp.path);
+    };
+    visit(entryOut);
+    let upFront = 0;
+    let upFrontGz = 0;
+    let lazy = 0;
+    let lazyGz = 0;
+    const inStatic = new Set();
+    for (const [o, meta] of Object.entries(outputs)) {
+      if (!o.endsWith(".js")) continue;
+      // Output paths in the metafile are relative to the working directory.
+      const buf = readFileSync(join(process.cwd(), o));
+      if (staticChunks.has(o)) {
+        upFront += buf.byteLength;
+        upFrontGz += gz(buf);
+        for (const input of Object.keys(meta.inputs)) {
+          for (const pkg of HEAVY) if (input.includes(`node_modules/${pkg}/`)) inStatic.add(pkg);
+        }
+      } else {
+        lazy += buf.byteLength;
+        lazyGz += gz(buf);
+      }
+    }
+    return { name, upFront, upFrontGz, lazy, lazyGz, inStatic: [...inStatic] };
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+function dirSize(dir) {
+  let raw = 0;
+  let zipped = 0;
+  for (const f of readdirSync(dir, { recursive: true })) {
+    const p = join(dir, String(f));
+    if (!statSync(p).isFile() || !/\.(js|css|html)$/.test(p)) continue;
+    const buf = readFileSync(p);
+    raw += buf.byteLength;
+    zipped += gz(buf);
+  }
+  return { raw, zipped };
+}
+
+const rows = [await measure("airlock", "src/index.ts"), await measure("airlock/preview", "src/preview/index.ts")];
+console.log("entry              up front (min)  up front (min+gzip)  on demand (min+gzip)  heavy packages in the static graph");
+for (const r of rows) {
+  console.log(
+    `${r.name.padEnd(18)} ${kb(r.upFront).padStart(14)}  ${kb(r.upFrontGz).padStart(19)}  ${kb(r.lazyGz).padStart(20)}  ${r.inStatic.join(", ") || "none"}`,
+  );
+}
+const core = rows[0];
+console.log(
+  `\ncore aim: ${AIM_CORE_KB} KB min+gzip up front: ${core.upFrontGz / 1024 <= AIM_CORE_KB ? "met" : "NOT met"} (${kb(core.upFrontGz)}); forbidden in its static graph (DOMPurify, marked, htmlparser2, tokenizer ranks): ${
+    core.inStatic.filter((p) => ["dompurify", "marked", "htmlparser2", "gpt-tokenizer"].includes(p)).join(", ") || "none"
+  }`,
+);
+const demo = join(root, "demo/dist");
+if (existsSync(demo)) {
+  const d = dirSize(demo);
+  console.log(`playground (demo/dist): ${kb(d.raw)} (${kb(d.zipped)} gzip), tokenizer ranks included as lazy chunks`);
+} else {
+  console.log("playground: demo/dist not built (npm run demo:build)");
+}
