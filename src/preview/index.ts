@@ -151,8 +151,11 @@ function createMarked(options: PreviewOptions): Marked {
         const level = Math.min(6, Math.max(1, depth));
         return `<h${level}>${this.parser.parseInline(tokens)}</h${level}>\n`;
       },
-      link({ href, tokens }: Tokens.Link) {
+      link({ href, tokens, autolink }: Tokens.Link) {
         const label = this.parser.parseInline(tokens);
+        // A bare URL that ran into markup (`…x.js"></script>`) is text, not a link: the `<`
+        // that would have ended it was escaped before marked read it.
+        if (autolink && (href.includes("&lt;") || href.includes('"'))) return label;
         const url = safeHref(href, LINK_SCHEMES);
         if (url === undefined) return label;
         return `<a href="${escapeAll(url)}" rel="noopener noreferrer nofollow ugc">${label}</a>`;
@@ -268,6 +271,9 @@ function secondPass(html: string): string {
     ALLOWED_TAGS: [...PREVIEW_TAGS],
     ALLOWED_ATTR: PREVIEW_ATTRS,
     ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i,
+    // These hold words, not URLs (DOMPurify would test them against the URI pattern); the
+    // first pass writes them itself, with fixed values.
+    ADD_URI_SAFE_ATTR: ["rel", "referrerpolicy", "start", "align"],
     ALLOW_DATA_ATTR: false,
     ALLOW_ARIA_ATTR: false,
   });
