@@ -13,7 +13,14 @@ import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const HEAVY = ["dompurify", "marked", "htmlparser2", "papaparse", "@cfworker/json-schema", "gpt-tokenizer"];
+const HEAVY = [
+  "dompurify",
+  "marked",
+  "htmlparser2",
+  "papaparse",
+  "@cfworker/json-schema",
+  "gpt-tokenizer",
+];
 const AIM_CORE_KB = 30;
 
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
@@ -44,7 +51,8 @@ async function measure(name, entry) {
     const visit = (o) => {
       if (staticChunks.has(o)) return;
       staticChunks.add(o);
-      for (const imp of outputs[o].imports) if (imp.kind === "import-statement" && outputs[imp.path]) visit(imp.path);
+      for (const imp of outputs[o].imports)
+        if (imp.kind === "import-statement" && outputs[imp.path]) visit(imp.path);
     };
     visit(entryOut);
     let upFront = 0;
@@ -86,8 +94,13 @@ function dirSize(dir) {
   return { raw, zipped };
 }
 
-const rows = [await measure("airlock", "src/index.ts"), await measure("airlock/preview", "src/preview/index.ts")];
-console.log("entry              up front (min)  up front (min+gzip)  on demand (min+gzip)  heavy packages in the static graph");
+const rows = [
+  await measure("airlock", "src/index.ts"),
+  await measure("airlock/preview", "src/preview/index.ts"),
+];
+console.log(
+  "entry              up front (min)  up front (min+gzip)  on demand (min+gzip)  heavy packages in the static graph",
+);
 for (const r of rows) {
   console.log(
     `${r.name.padEnd(18)} ${kb(r.upFront).padStart(14)}  ${kb(r.upFrontGz).padStart(19)}  ${kb(r.lazyGz).padStart(20)}  ${r.inStatic.join(", ") || "none"}`,
@@ -96,13 +109,17 @@ for (const r of rows) {
 const core = rows[0];
 console.log(
   `\ncore aim: ${AIM_CORE_KB} KB min+gzip up front: ${core.upFrontGz / 1024 <= AIM_CORE_KB ? "met" : "NOT met"} (${kb(core.upFrontGz)}); forbidden in its static graph (DOMPurify, marked, htmlparser2, tokenizer ranks): ${
-    core.inStatic.filter((p) => ["dompurify", "marked", "htmlparser2", "gpt-tokenizer"].includes(p)).join(", ") || "none"
+    core.inStatic
+      .filter((p) => ["dompurify", "marked", "htmlparser2", "gpt-tokenizer"].includes(p))
+      .join(", ") || "none"
   }`,
 );
 const demo = join(root, "demo/dist");
 if (existsSync(demo)) {
   const d = dirSize(demo);
-  console.log(`playground (demo/dist): ${kb(d.raw)} (${kb(d.zipped)} gzip), tokenizer ranks included as lazy chunks`);
+  console.log(
+    `playground (demo/dist): ${kb(d.raw)} (${kb(d.zipped)} gzip), tokenizer ranks included as lazy chunks`,
+  );
 } else {
   console.log("playground: demo/dist not built (npm run demo:build)");
 }
