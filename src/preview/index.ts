@@ -274,6 +274,8 @@ function secondPass(html: string): string {
     // These hold words, not URLs (DOMPurify would test them against the URI pattern); the
     // first pass writes them itself, with fixed values.
     ADD_URI_SAFE_ATTR: ["rel", "referrerpolicy", "start", "align"],
+    // DOMPurify parses through a Trusted Types policy: ours, so pages allow one policy name.
+    ...(previewPolicy() ? { TRUSTED_TYPES_POLICY: previewPolicy() as never } : {}),
     ALLOW_DATA_ATTR: false,
     ALLOW_ARIA_ATTR: false,
   });
@@ -282,29 +284,46 @@ function secondPass(html: string): string {
 interface TrustedTypesLike {
   createPolicy(
     name: string,
-    rules: { createHTML(input: string): string },
-  ): {
-    createHTML(input: string): unknown;
-  };
+    rules: { createHTML(input: string): string; createScriptURL(input: string): string },
+  ): PreviewPolicy;
+}
+interface PreviewPolicy {
+  createHTML(input: string): unknown;
+  createScriptURL(input: string): unknown;
 }
 
-const policies = new WeakMap<object, { createHTML(input: string): unknown }>();
+const policies = new WeakMap<object, PreviewPolicy>();
 
 /**
- * The preview as `TrustedHTML` through a policy named `airlock-preview`, for pages that
- * enforce Trusted Types (`require-trusted-types-for 'script'`); the string where the runtime has
- * no Trusted Types. Pass it only what `renderPreview` returned.
+ * The one Trusted Types policy of the preview, `airlock-preview`, created once per realm: it
+ * turns the preview's own HTML into `TrustedHTML` (for the page's sink, and for DOMPurify's
+ * second pass, so a page can allow just this policy name) and creates no script URLs.
+ */
+function previewPolicy(): PreviewPolicy | undefined {
+  const tt = (globalThis as { trustedTypes?: TrustedTypesLike }).trustedTypes;
+  if (tt === undefined) return undefined;
+  let policy = policies.get(tt);
+  if (policy === undefined) {
+    policy = tt.createPolicy("airlock-preview", {
+      createHTML: (input) => input,
+      createScriptURL: () => {
+        throw new TypeError("airlock-preview creates no script URLs");
+      },
+    });
+    policies.set(tt, policy);
+  }
+  return policy;
+}
+
+/**
+ * The preview as `TrustedHTML` through the `airlock-preview` policy, for pages that enforce
+ * Trusted Types (`require-trusted-types-for 'script'; trusted-types airlock-preview`); the
+ * string where the runtime has no Trusted Types. Pass it only what `renderPreview` returned.
  *
  * @example
  * container.innerHTML = toTrustedPreview(renderPreview(shaped)) as string;
  */
 export function toTrustedPreview(html: string): unknown {
-  const tt = (globalThis as { trustedTypes?: TrustedTypesLike }).trustedTypes;
-  if (tt === undefined) return html;
-  let policy = policies.get(tt);
-  if (policy === undefined) {
-    policy = tt.createPolicy("airlock-preview", { createHTML: (input) => input });
-    policies.set(tt, policy);
-  }
-  return policy.createHTML(html);
+  const policy = previewPolicy();
+  return policy === undefined ? html : policy.createHTML(html);
 }

@@ -1,0 +1,65 @@
+/** Messages between the page and the shaping worker. */
+import type { SectionName, Shaped, SpotlightMode, TokenizerName } from "airlock";
+
+/** Where the input comes from; a `File` crosses to the worker as a handle, not as its bytes. */
+export type Source =
+  | { readonly kind: "sample"; readonly id: string }
+  | { readonly kind: "text"; readonly text: string }
+  | { readonly kind: "file"; readonly file: File };
+
+/** The playground's controls, as plain values. Empty strings mean "not set". */
+export interface Controls {
+  readonly maxTokens: number;
+  readonly maxBytes: number;
+  readonly tokenizer: TokenizerName;
+  readonly redact: boolean;
+  readonly untrusted: boolean;
+  readonly spotlight: SpotlightMode;
+  readonly contentType: string;
+  readonly format: "auto" | "text" | "json" | "ndjson" | "csv" | "tsv";
+  readonly fields: string;
+  readonly tool: string;
+}
+
+export interface ShapeRequest {
+  readonly type: "shape";
+  readonly job: number;
+  readonly source: Source;
+  readonly controls: Controls;
+}
+
+/** One source of the input as the worker saw it pass: for the cut map, not for the model. */
+export interface SectionScan {
+  readonly name: SectionName;
+  bytes: number;
+  lines: number;
+  /** 1-based lines that look like errors (a plain regex; the library's own judgement is in meta). */
+  readonly errorLines: number[];
+  /** Error lines found beyond the ones listed. */
+  moreErrors: number;
+}
+
+export interface ShapeResult {
+  readonly shaped: Pick<Shaped, "text" | "status" | "meta">;
+  readonly scans: readonly SectionScan[];
+  readonly adapters: {
+    readonly "OpenAI Chat": unknown;
+    readonly "OpenAI Responses": unknown;
+    readonly Anthropic: unknown;
+    readonly MCP: unknown;
+  };
+  /** The input's size, and its tokens: exact for small inputs, else estimated (bytes ÷ 4). */
+  readonly before: { readonly bytes: number; readonly tokens: number; readonly exact: boolean };
+  readonly after: { readonly bytes: number; readonly tokens: number };
+  readonly ms: number;
+}
+
+export type WorkerReply =
+  | {
+      readonly type: "progress";
+      readonly job: number;
+      readonly bytes: number;
+      readonly total?: number;
+    }
+  | { readonly type: "done"; readonly job: number; readonly result: ShapeResult }
+  | { readonly type: "failed"; readonly job: number; readonly message: string };

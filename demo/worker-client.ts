@@ -1,0 +1,116 @@
+/**
+ * Runs shaping jobs in a Web Worker. One job at a time: starting a job while another runs, or
+ * cancelling, terminates the worker and starts a fresh one (a running `shape()` cannot be
+ * interrupted from outside, and a terminated worker frees its memory at once).
+ */
+import type { Controls, ShapeResult, Source, WorkerReply } from "./protocol.ts";
+// Vite bundles the worker and gives its URL; the URL is then passed through a Trusted Types
+// policy, since under `require-trusted-types-for 'script'` `new Worker()` takes only a
+// TrustedScriptURL (a plain `new Worker(new URL(…))` would be refused).
+import workerUrl from "./worker.ts?worker&url";
+
+interface TrustedTypePolicyLike {
+  createScriptURL(url: string): unknown;
+}
+interface TrustedTypesLike {
+  createPolicy(
+    name: string,
+    rules: { createScriptURL(url: string): string },
+  ): TrustedTypePolicyLike;
+}
+
+let policy: TrustedTypePolicyLike | undefined;
+
+/** The worker's URL as a TrustedScriptURL where Trusted Types exist; only that one URL passes. */
+function trustedWorkerUrl(): string {
+  const expected = new URL(workerUrl, import.meta.url).href;
+  const tt = (globalThis as { trustedTypes?: TrustedTypesLike }).trustedTypes;
+  if (tt === undefined) return expected;
+  policy ??= tt.createPolicy("airlock-playground", {
+    createScriptURL(url) {
+      if (url !== expected) throw new TypeError(`airlock-playground: refused script URL ${url}`);
+      return url;
+    },
+  });
+  return policy.createScriptURL(expected) as string;
+}
+
+export interface Progress {
+  readonly bytes: number;
+  readonly total?: number;
+}
+
+export class ShapingWorker {
+  #worker: Worker | undefined;
+  #job = 0;
+  #pending: { reject(error: Error): void } | undefined;
+
+  /** True while a job runs. */
+  get busy(): boolean {
+    return this.#pending !== undefined;
+  }
+
+  /** Shapes `source` under `controls`; a later `run` or `cancel` rejects this one with "cancelled". */
+  run(source: Source, controls: Controls, onProgress: (p: Progress) => void): Promise<ShapeResult> {
+    if (this.#pending) this.cancel();
+    const worker = this.#ensure();
+    const job = ++this.#job;
+    return new Promise<ShapeResult>((resolve, reject) => {
+      this.#pending = { reject };
+      const settle = () => {
+        worker.removeEventListener("message", onMessage);
+        worker.removeEventListener("error", onError);
+        this.#pending = undefined;
+      };
+      const onMessage = (event: MessageEvent<WorkerReply>) => {
+        const reply = event.data;
+        if (reply.job !== job) return;
+        if (reply.type === "progress") {
+          onProgress({
+            bytes: reply.bytes,
+            ...(reply.total !== undefined ? { total: reply.total } : {}),
+          });
+        } else if (reply.type === "done") {
+          settle();
+          resolve(reply.result);
+        } else {
+          settle();
+          reject(new Error(reply.message));
+        }
+      };
+      const onError = (event: ErrorEvent) => {
+        settle();
+        this.#discard();
+        reject(new Error(event.message || "the worker failed"));
+      };
+      worker.addEventListener("message", onMessage);
+      worker.addEventListener("error", onError);
+      worker.postMessage({ type: "shape", job, source, controls });
+    });
+  }
+
+  /** Stops the running job, if any: the worker is terminated and the next job gets a new one. */
+  cancel(): void {
+    const pending = this.#pending;
+    this.#pending = undefined;
+    this.#discard();
+    pending?.reject(new CancelledError());
+  }
+
+  #ensure(): Worker {
+    this.#worker ??= new Worker(trustedWorkerUrl(), { type: "module", name: "airlock-shaper" });
+    return this.#worker;
+  }
+
+  #discard(): void {
+    this.#worker?.terminate();
+    this.#worker = undefined;
+  }
+}
+
+export class CancelledError extends Error {
+  constructor() {
+    super("cancelled");
+    this.name = "CancelledError";
+  }
+}

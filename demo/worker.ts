@@ -1,0 +1,133 @@
+/**
+ * The shaping worker: generates or reads the input, shapes it with the library, and posts back
+ * the result with what the page needs to explain it. The page stays responsive however large
+ * the input, and cancelling is terminating this worker.
+ */
+import {
+  type ShapeInput,
+  type ShapeOptions,
+  shape,
+  toAnthropic,
+  toMcp,
+  toOpenAIChat,
+  toOpenAIResponses,
+} from "airlock";
+import { type Generated, generate } from "./generators.ts";
+import type { Controls, ShapeRequest, ShapeResult, Source, WorkerReply } from "./protocol.ts";
+import { type Observed, observe, type TextSource } from "./scan.ts";
+
+/** Inputs up to this size get an exact "before" token count; larger ones an estimate. */
+const EXACT_TOKENS_UP_TO = 1024 * 1024;
+const PROGRESS_EVERY_MS = 80;
+
+const post = (reply: WorkerReply) => self.postMessage(reply);
+
+self.addEventListener("message", (event: MessageEvent<ShapeRequest>) => {
+  const request = event.data;
+  if (request?.type !== "shape") return;
+  run(request).catch((error: unknown) =>
+    post({
+      type: "failed",
+      job: request.job,
+      message: error instanceof Error ? error.message : String(error),
+    }),
+  );
+});
+
+function generated(source: Source): Generated {
+  if (source.kind === "sample") return generate(source.id);
+  if (source.kind === "text") return { input: source.text };
+  return { input: source.file, contentType: source.file.type || undefined };
+}
+
+function options(controls: Controls, contentType: string | undefined): ShapeOptions {
+  const fields = controls.fields.trim();
+  return {
+    maxTokens: controls.maxTokens,
+    maxBytes: controls.maxBytes,
+    tokenizer: controls.tokenizer,
+    redact: controls.redact,
+    untrusted: controls.untrusted,
+    spotlight: controls.spotlight,
+    format: controls.format,
+    tool: controls.tool || "tool",
+    ...(controls.contentType || contentType
+      ? { contentType: controls.contentType || contentType }
+      : {}),
+    ...(fields ? { fields } : {}),
+  };
+}
+
+async function run({ job, source, controls }: ShapeRequest): Promise<void> {
+  const started = performance.now();
+  const sample = generated(source);
+  let read = 0;
+  let last = 0;
+  const onBytes = (bytes: number) => {
+    read += bytes;
+    const now = performance.now();
+    if (now - last < PROGRESS_EVERY_MS) return;
+    last = now;
+    post({ type: "progress", job, bytes: read, ...(total !== undefined ? { total } : {}) });
+  };
+
+  const observed: Observed[] = [];
+  const watch = (s: TextSource, name: "text" | "stdout" | "stderr") => {
+    const o = observe(s, name, onBytes, EXACT_TOKENS_UP_TO);
+    observed.push(o);
+    return o.stream;
+  };
+  const raw = sample.input;
+  const input: ShapeInput =
+    typeof raw === "object" && "stdout" in raw
+      ? {
+          stdout: watch(raw.stdout, "stdout"),
+          stderr: watch(raw.stderr, "stderr"),
+          exitCode: raw.exitCode,
+        }
+      : watch(raw, "text");
+  const sizes = observed.map((o) => o.total);
+  const total =
+    sample.total ??
+    (sizes.every((n) => n !== undefined)
+      ? sizes.reduce<number>((a, n) => a + (n ?? 0), 0)
+      : undefined);
+
+  const shaped = await shape(input, options(controls, sample.contentType));
+  post({ type: "progress", job, bytes: read, ...(total !== undefined ? { total } : {}) });
+
+  const result: ShapeResult = {
+    shaped: { text: shaped.text, status: shaped.status, meta: shaped.meta },
+    scans: observed.map((o) => o.scan),
+    adapters: {
+      "OpenAI Chat": toOpenAIChat(shaped, { toolCallId: "call_playground_1" }),
+      "OpenAI Responses": toOpenAIResponses(shaped, { callId: "call_playground_1" }),
+      Anthropic: toAnthropic(shaped, { toolUseId: "toolu_playground_1" }),
+      MCP: toMcp(shaped),
+    },
+    before: await before(observed, shaped.meta.bytes, controls),
+    after: { bytes: new TextEncoder().encode(shaped.text).byteLength, tokens: shaped.meta.tokens },
+    ms: Math.round(performance.now() - started),
+  };
+  post({ type: "done", job, result });
+}
+
+/**
+ * The input's token count as if it were sent unshaped: counted exactly (the whole text, unfenced,
+ * unredacted, under the same tokenizer) when it is small, estimated at four bytes a token when not.
+ */
+async function before(observed: readonly Observed[], bytes: number, controls: Controls) {
+  const texts = observed.map((o) => o.text());
+  if (bytes > EXACT_TOKENS_UP_TO || texts.some((t) => t === undefined)) {
+    return { bytes, tokens: Math.round(bytes / 4), exact: false };
+  }
+  const whole = await shape(texts.join("\n"), {
+    maxTokens: 10_000_000,
+    tokenizer: controls.tokenizer,
+    untrusted: false,
+    redact: false,
+    invisible: false,
+    format: "text",
+  });
+  return { bytes, tokens: whole.meta.tokens, exact: true };
+}
