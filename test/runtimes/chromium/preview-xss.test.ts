@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shape } from "../../../src/index.js";
 import { renderPreview, toTrustedPreview } from "../../../src/preview/index.js";
 import { CANARY, type XssVector, xssVectors } from "../../fixtures/xss.js";
+import { PREVIEW_ELEMENTS } from "../../helpers/preview.js";
 
 /**
  * The preview's XSS suite, in real Chromium. Every vector in `test/fixtures/xss.ts` is rendered
@@ -38,38 +39,6 @@ import { CANARY, type XssVector, xssVectors } from "../../fixtures/xss.js";
 
 const STRICT_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; require-trusted-types-for 'script'";
-
-/** Elements the preview may emit (the contract), `img` only with `images: true`. */
-const PREVIEW_ELEMENTS = new Set([
-  "div",
-  "span",
-  "p",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "ul",
-  "ol",
-  "li",
-  "pre",
-  "code",
-  "blockquote",
-  "table",
-  "thead",
-  "tbody",
-  "tr",
-  "th",
-  "td",
-  "em",
-  "strong",
-  "del",
-  "a",
-  "br",
-  "hr",
-  "img",
-]);
 
 /** Attributes the preview may emit: no ids or names (DOM clobbering), no styles, no handlers. */
 const PREVIEW_ATTRIBUTES = new Set([
