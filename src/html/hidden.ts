@@ -96,3 +96,81 @@ export function hiddenBy(attrs: Readonly<Record<string, string>>): HiddenReason 
   if (d.get("transform")?.includes("scale(0")) return "zero-size";
   return undefined;
 }
+
+/**
+ * Hiding rules a page declares in its own `<style>` elements, for simple selectors: a class
+ * (`.promo-note`), an id (`#x`), or a tag with a class (`p.x`), alone or in a list. Rules inside
+ * `@media` and other at-rules are ignored (they hide for some screens only), as are selectors
+ * with combinators or pseudo-classes. A stylesheet loaded from elsewhere is not seen.
+ */
+export interface StyleRules {
+  readonly classes: ReadonlyMap<string, HiddenReason>;
+  readonly ids: ReadonlyMap<string, HiddenReason>;
+}
+
+/** Characters of stylesheet read at most (per page). */
+const MAX_STYLE_CHARS = 512 * 1024;
+const SIMPLE_SELECTOR = /^(?:[a-z][a-z0-9-]*)?([.#])(-?[_a-zA-Z][\w-]*)$/;
+
+/**
+ * @example
+ * parseStyleRules(".note{display:none} @media print{.x{display:none}}").classes; // Map { "note" → "display-none" }
+ */
+export function parseStyleRules(css: string): StyleRules {
+  const classes = new Map<string, HiddenReason>();
+  const ids = new Map<string, HiddenReason>();
+  const text = css.slice(0, MAX_STYLE_CHARS).replace(/\/\*[\s\S]*?\*\//g, "");
+  let depth = 0;
+  let start = 0;
+  let atRule = 0; // depth at which an at-rule block opened (0: none)
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "{") {
+      const prelude = text.slice(start, i).trim();
+      depth++;
+      if (atRule === 0 && prelude.startsWith("@")) atRule = depth;
+      start = i + 1;
+      if (atRule === 0 && depth === 1) {
+        const close = text.indexOf("}", i + 1);
+        if (close === -1) break;
+        const body = text.slice(i + 1, close);
+        const reason = hiddenBy({ style: body });
+        if (reason !== undefined && reason !== "offscreen") {
+          for (const selector of prelude.split(",")) {
+            const m = SIMPLE_SELECTOR.exec(selector.trim());
+            if (m === null) continue;
+            (m[1] === "." ? classes : ids).set(m[2] as string, reason);
+          }
+        }
+        i = close;
+        depth--;
+        start = close + 1;
+      }
+    } else if (c === "}") {
+      if (depth === atRule) atRule = 0;
+      depth = Math.max(0, depth - 1);
+      start = i + 1;
+    } else if (c === ";" && depth === 0) start = i + 1;
+  }
+  return { classes, ids };
+}
+
+/** The reason the page's own stylesheet hides an element with these attributes, or undefined. */
+export function hiddenByRules(
+  attrs: Readonly<Record<string, string>>,
+  rules: StyleRules,
+): HiddenReason | undefined {
+  if (rules.classes.size === 0 && rules.ids.size === 0) return undefined;
+  const id = attrs.id;
+  if (id !== undefined) {
+    const reason = rules.ids.get(id);
+    if (reason !== undefined) return reason;
+  }
+  const cls = attrs.class;
+  if (cls === undefined || rules.classes.size === 0) return undefined;
+  for (const name of cls.split(/\s+/)) {
+    const reason = rules.classes.get(name);
+    if (reason !== undefined) return reason;
+  }
+  return undefined;
+}

@@ -6,7 +6,13 @@
  * it: a visible child of a hidden parent is hidden too).
  */
 import { Parser } from "htmlparser2";
-import { type HiddenReason, hiddenBy } from "./hidden.js";
+import {
+  type HiddenReason,
+  hiddenBy,
+  hiddenByRules,
+  parseStyleRules,
+  type StyleRules,
+} from "./hidden.js";
 
 export interface HtmlElement {
   readonly tag: string;
@@ -54,7 +60,6 @@ export interface ParsedPage {
 /** Elements whose content is never page text. */
 const DROPPED = new Set([
   "script",
-  "style",
   "noscript",
   "template",
   "svg",
@@ -136,6 +141,10 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
   /** Dropped content: the level of the element that started it (0: not skipping). */
   let skipLevel = 0;
   let skipHidden = false;
+  /** Inside a `<style>`: its text is read for hiding rules, never shown. */
+  let styleLevel = 0;
+  let css = "";
+  let rules: StyleRules = { classes: new Map(), ids: new Map() };
   let headLevel = 0;
   let title: string | undefined;
   let titleLevel = 0;
@@ -171,7 +180,19 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
           headLevel = opened.length;
           return;
         }
+        if (headLevel > 0 && name === "style") {
+          count(removed, "style");
+          styleLevel = opened.length;
+          css = "";
+          return;
+        }
         if (headLevel > 0) return startSkip(undefined, false);
+        if (name === "style") {
+          count(removed, "style");
+          styleLevel = opened.length;
+          css = "";
+          return;
+        }
         if (DROPPED.has(name)) return startSkip(name, false);
         // A dialog is shown only when open.
         if (name === "dialog" && attribs.open === undefined) {
@@ -185,7 +206,7 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
           }
           return;
         }
-        const hidden: HiddenReason | undefined = hiddenBy(attribs);
+        const hidden: HiddenReason | undefined = hiddenBy(attribs) ?? hiddenByRules(attribs, rules);
         if (hidden !== undefined) {
           removed.hiddenElements++;
           return startSkip(hidden, true);
@@ -213,6 +234,15 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
       onclosetag() {
         const level = opened.length;
         const created = opened.pop();
+        if (level === styleLevel) {
+          styleLevel = 0;
+          const found = parseStyleRules(css);
+          rules = {
+            classes: new Map([...rules.classes, ...found.classes]),
+            ids: new Map([...rules.ids, ...found.ids]),
+          };
+          css = "";
+        }
         if (level === skipLevel) skipLevel = 0;
         if (level === headLevel) headLevel = 0;
         if (level === titleLevel) titleLevel = 0;
@@ -223,6 +253,10 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
         }
       },
       ontext(text) {
+        if (styleLevel > 0) {
+          if (css.length < 512 * 1024) css += text;
+          return;
+        }
         if (titleLevel > 0 && title !== undefined) {
           if (title.length < 2048) title += text;
           return;

@@ -669,3 +669,66 @@ describe("shape(): a failed request's HTML error page", () => {
     expect(shaped.text).not.toContain("color:red");
   });
 });
+
+describe("htmlToText: text hidden by the page's own stylesheet", () => {
+  const page = (css: string, body: string) =>
+    `<html><head><style>${css}</style></head><body><p>Visible text the reader sees on the page.</p>${body}</body></html>`;
+  const cases: Array<{ title: string; css: string; body: string; hidden: boolean }> = [
+    {
+      title: "a class rule",
+      css: ".aside-note{display:none}",
+      body: '<p class="x aside-note">PLANTED</p>',
+      hidden: true,
+    },
+    {
+      title: "an id rule",
+      css: "#promo { visibility: hidden }",
+      body: '<div id="promo">PLANTED</div>',
+      hidden: true,
+    },
+    {
+      title: "a tag with a class, in a list",
+      css: "h1, p.tiny{font-size:0}",
+      body: '<p class="tiny">PLANTED</p>',
+      hidden: true,
+    },
+    {
+      title: "a rule with !important and a comment",
+      css: "/* c */ .n{display:none !important}",
+      body: '<span class="n">PLANTED</span>',
+      hidden: true,
+    },
+    {
+      title: "a rule inside @media is not applied",
+      css: "@media print{.n{display:none}}",
+      body: '<p class="n">PLANTED</p>',
+      hidden: false,
+    },
+    {
+      title: "a descendant selector is not applied",
+      css: ".a .n{display:none}",
+      body: '<div class="a"><p class="n">PLANTED</p></div>',
+      hidden: false,
+    },
+    {
+      title: "a rule that does not hide",
+      css: ".n{color:red}",
+      body: '<p class="n">PLANTED</p>',
+      hidden: false,
+    },
+    {
+      title: "a class the rule does not name",
+      css: ".m{display:none}",
+      body: '<p class="n">PLANTED</p>',
+      hidden: false,
+    },
+  ];
+  for (const c of cases) {
+    it(`${c.title}: ${c.hidden ? "hidden" : "shown"}`, async () => {
+      const result = await htmlToText(page(c.css, c.body), { mode: "full" });
+      expect(result.text).toContain("Visible text the reader sees");
+      expect(result.text.includes("PLANTED")).toBe(!c.hidden);
+      expect(result.removed.hiddenChars > 0).toBe(c.hidden);
+    });
+  }
+});
