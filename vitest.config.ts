@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
+import { CHROMIUM_LAUNCH } from "./test/helpers/chromium.ts";
 
 /**
  * One test suite, three runtimes:
@@ -21,7 +22,6 @@ import { defineConfig } from "vitest/config";
  * where it is supposed to be running (see test/runtimes/runtime-identity.test.ts).
  */
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const WORKERD_COMPATIBILITY_DATE = "2026-04-01";
 
 const shared = ["test/suites/**/*.test.ts", "test/runtimes/*.test.ts"];
@@ -63,19 +63,7 @@ export default defineConfig({
             headless: true,
             screenshotFailures: false,
             provider: playwright({
-              launchOptions: {
-                executablePath: CHROMIUM_PATH,
-                args: [
-                  "--headless",
-                  "--no-sandbox",
-                  "--disable-gpu",
-                  "--disable-quic",
-                  "--no-first-run",
-                  "--disable-background-networking",
-                  "--disable-component-update",
-                  "--disable-sync",
-                ],
-              },
+              launchOptions: CHROMIUM_LAUNCH,
             }),
             instances: [{ browser: "chromium" }],
           },

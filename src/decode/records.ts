@@ -163,13 +163,7 @@ export function createRecordSplitter(
       if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
       if (phase === "start") {
         if (c === 0x5b) {
-          phase = "records";
-          found = true;
-          recordDepth = 1;
-          depth = 1;
-          from = i + 1;
-          keepOutside(chunk.slice(outsideFrom, i + 1));
-          outsideFrom = -1;
+          enterRecords(1, i);
         } else if (c === 0x7b) {
           phase = "envelope";
           depth = 1;
@@ -192,13 +186,7 @@ export function createRecordSplitter(
         } else if (c === 0x5b && depth === 1 && expectValueOf !== undefined) {
           if (envelopeKeys.has(expectValueOf) && stats.envelope === undefined) {
             stats.envelope = expectValueOf;
-            phase = "records";
-            found = true;
-            recordDepth = 2;
-            depth = 2;
-            from = i + 1;
-            keepOutside(chunk.slice(outsideFrom, i + 1));
-            outsideFrom = -1;
+            enterRecords(2, i);
           } else {
             depth++;
           }
@@ -250,6 +238,17 @@ export function createRecordSplitter(
     }
     if (phase === "records") take(chunk, from, chunk.length);
     else if (outsideFrom >= 0) keepOutside(chunk.slice(outsideFrom));
+
+    /** The records array opens at `at` (its `[`), its elements at `level`. */
+    function enterRecords(level: number, at: number): void {
+      phase = "records";
+      found = true;
+      recordDepth = level;
+      depth = level;
+      from = at + 1;
+      keepOutside(chunk.slice(outsideFrom, at + 1));
+      outsideFrom = -1;
+    }
 
     function startRecord(at: number): void {
       inRecord = true;

@@ -5,6 +5,7 @@
  * out, and rendered as plain structured text with a numbered link list.
  */
 import { AirlockError } from "../errors.js";
+import { concat } from "../intake/read.js";
 import { openSource } from "../intake/source.js";
 import { DEFAULT_MAX_BYTES, type StreamSource } from "../options.js";
 import { detectCharset, PRESCAN_BYTES } from "./charset.js";
@@ -102,7 +103,7 @@ export async function* htmlPieces(
       const text = renderText(
         [part],
         { links: false, maxLinks: 0, baseUrl: undefined },
-        removedOf(),
+        builder.removed,
       ).text;
       if (text !== "") pending += `${text}\n\n`;
     }
@@ -111,7 +112,6 @@ export async function* htmlPieces(
     pending = "";
     return piece === "" ? undefined : piece;
   };
-  let removedOf = () => builder.removed;
   if (typeof input === "string") {
     // Bytes are counted as UTF-8, like every other input; a string over the cap is cut at a
     // character boundary.
@@ -191,7 +191,6 @@ export async function* htmlPieces(
     capped,
   };
   if (streamed) {
-    removedOf = () => removed;
     const piece = flush(true);
     if (piece !== undefined) yield piece;
     out.result = { ...facts, text: "", links: [], mode: "full" };
@@ -220,17 +219,7 @@ export async function* htmlPieces(
   yield rendered.text;
 
   function start(head: Uint8Array[], contentType: string | undefined): TextDecoder {
-    let n = 0;
-    for (const h of head) n += h.byteLength;
-    const joined = new Uint8Array(Math.min(n, PRESCAN_BYTES));
-    let at = 0;
-    for (const h of head) {
-      if (at >= joined.byteLength) break;
-      const piece = h.subarray(0, joined.byteLength - at);
-      joined.set(piece, at);
-      at += piece.byteLength;
-    }
-    const label = detectCharset(joined, contentType);
+    const label = detectCharset(concat(head, PRESCAN_BYTES), contentType);
     charset = label;
     return new TextDecoder(label);
   }

@@ -202,7 +202,8 @@ export async function readSection(
   }
 }
 
-function concat(chunks: readonly Uint8Array[], limit: number): Uint8Array {
+/** The first `limit` bytes of some chunks, as one array. */
+export function concat(chunks: readonly Uint8Array[], limit: number): Uint8Array {
   let total = 0;
   for (const c of chunks) total += c.byteLength;
   const out = new Uint8Array(Math.min(total, limit));

@@ -7,8 +7,6 @@
  * The scanner follows papaparse's own quote rules (a quote opens a quoted field only at the start
  * of a field; inside one, `""` is a quote, and a quote closes the field only when spaces and then
  * a delimiter or a newline follow), so a row we hand on is one row to papaparse too.
- *
- * (Groundwork for structured results: not yet used by `shape()`.)
  */
 import Papa, { type ParseConfig } from "papaparse";
 import { setKey } from "../decode/json.js";

@@ -5,7 +5,7 @@
  * up to the budget, because the view shows every error record before any other.
  */
 import type { JsonValue } from "../decode/json.js";
-import { compareSortValues, type Sort, sortValues } from "./order.js";
+import { compareSortValues, type Sort } from "./order.js";
 
 /** A record as the keeper holds it: a display copy, its compact JSON, and where it came from. */
 export interface KeptRecord {
@@ -36,8 +36,6 @@ export function viewComparator(sort: Sort | undefined): (a: KeptRecord, b: KeptR
   return (a, b) =>
     b.severity - a.severity || compareSortValues(sort, a.key, b.key) || a.index - b.index;
 }
-
-export { sortValues };
 
 /**
  * A set of the best records under `chars` characters: a binary heap with the worst on top, so a

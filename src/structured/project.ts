@@ -16,8 +16,6 @@
  * - `name[*].rest` on a value that is not an array drops the field (`[*]` promised an array);
  *   `name.rest` on a scalar or null keeps it (there is nothing inside to choose from);
  * - missing fields stay absent (never null-filled); key order follows the input.
- *
- * (Groundwork for structured results, issue 4: not yet used by `shape()`.)
  */
 import { type JsonValue, setKey } from "../decode/json.js";
 import { AirlockError } from "../errors.js";

@@ -9,7 +9,7 @@ import type { JsonValue } from "../decode/json.js";
 import type { ResolvedTokenizer } from "../fit/tokenizer.js";
 import type { CompiledOptions } from "../options.js";
 import type { Shaped, ShapedMeta, StructuredMeta } from "../types.js";
-import { outline } from "./aggregate.js";
+import { outline } from "./describe.js";
 import { type EnvelopeParts, fitEnvelope, type Presentation, recordsJson } from "./envelope.js";
 import { type KeptRecord, viewComparator } from "./keep.js";
 import { compileSort, severityOf, sortValues, valueAt } from "./order.js";

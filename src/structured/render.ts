@@ -11,8 +11,9 @@ import type { CompiledOptions } from "../options.js";
 import type { InvisibleCounts } from "../redact/invisible.js";
 import { stripInvisible } from "../redact/invisible.js";
 import type { Shaped, ShapedMeta, ShapedStatus, StructuredMeta } from "../types.js";
-import { type Aggregates, describeAggregates, outline } from "./aggregate.js";
+import type { Aggregates } from "./aggregate.js";
 import type { CompiledContract, ContractViolation } from "./contract.js";
+import { describeAggregates, outline } from "./describe.js";
 import { type EnvelopeParts, fitEnvelope, type Presentation, recordsJson } from "./envelope.js";
 import type { IntakeResult } from "./intake.js";
 import type { KeptRecord } from "./keep.js";
@@ -347,7 +348,6 @@ function errorOf(f: Facts, run: StructuredRun): Failure | undefined {
       message: `the result broke the tool's contract: ${cleanName(f.violation.message, o, 240)}`,
     };
   }
-  void run;
   return undefined;
 }
 

@@ -11,6 +11,7 @@ import { build, type PreviewServer, preview } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { catalog } from "../../demo/catalog.ts";
 import { PLAYGROUND_CSP } from "../../demo/csp.ts";
+import { CHROMIUM_LAUNCH } from "../helpers/chromium.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const demo = `${root}demo`;
@@ -18,7 +19,6 @@ const configFile = `${demo}/vite.config.ts`;
 // Outside demo/dist, so the test never overwrites what `npm run demo:build` made.
 const outDir = `${root}node_modules/.cache/airlock-playground`;
 const screens = `${root}test-results/playground`;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** Runs in the page before its scripts (`page.addInitScript`): records CSP violations. */
 function recordViolations() {
@@ -92,19 +92,7 @@ describe("playground (built, served under its CSP, in Chromium)", () => {
     });
     url = server.resolvedUrls?.local[0] ?? "";
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await chromium.launch(CHROMIUM_LAUNCH);
     page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
     await page.addInitScript(recordViolations);
     page.on("console", (m) => {

@@ -5,10 +5,9 @@ import { AirlockError } from "../../src/errors.js";
 import {
   type Aggregates,
   createAggregator,
-  describeAggregates,
   type FieldAggregate,
-  outline,
 } from "../../src/structured/aggregate.js";
+import { describeAggregates, outline } from "../../src/structured/describe.js";
 
 function aggregate(records: readonly JsonValue[], limits = {}): Aggregates {
   const agg = createAggregator(limits);
