@@ -8,6 +8,7 @@
  */
 
 export * from "./adapters/index.js";
+export type { ContractCode, ContractOptions, Invariants, Schema } from "./contract/contract.js";
 export {
   DEFAULT_JSON_LIMITS,
   type JsonErrorCode,
@@ -16,8 +17,9 @@ export {
   type JsonValue,
   parseJson,
 } from "./decode/json.js";
-export type { SafeErrorCode } from "./errors.js";
-export { AirlockError, type AirlockErrorCode, type ShapedErrorCode } from "./errors.js";
+export { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits } from "./decode/structured.js";
+export type { SafeErrorCode } from "./errors/codes.js";
+export { AirlockError, type AirlockErrorCode, type ShapedErrorCode } from "./errors/codes.js";
 export {
   applySpotlight,
   DEFAULT_DATAMARK,
@@ -32,6 +34,7 @@ export type { HtmlInput, HtmlText, HtmlToTextOptions } from "./html/html-to-text
 export { htmlToText } from "./html/index.js";
 export type { Link } from "./html/render.js";
 export type { Removed as HtmlRemoved } from "./html/tree.js";
+export type { Aggregates, FieldAggregate } from "./keep/aggregate.js";
 export type {
   CommandOutput,
   InputFormat,
@@ -39,13 +42,23 @@ export type {
   ShapeOptions,
   ShapeRedactOptions,
   StreamSource,
-} from "./options.js";
+} from "./options/compile.js";
 export {
   DEFAULT_HASH_LIMIT,
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_TOKENS,
   MIN_MAX_TOKENS,
-} from "./options.js";
+} from "./options/compile.js";
+export type {
+  BinaryInfo,
+  Cut,
+  SectionMeta,
+  SectionName,
+  Shaped,
+  ShapedMeta,
+  ShapedStatus,
+  StructuredMeta,
+} from "./pipeline/shaped.js";
 export {
   type FingerprintedFinding,
   type FingerprintKey,
@@ -61,6 +74,7 @@ export {
   redact,
 } from "./redact/redact.js";
 export type { SecretRule } from "./redact/rules.js";
+export type { EnvelopeMode } from "./render/envelope.js";
 export { createShaper, type Shaper, shape } from "./shape.js";
 export {
   DEFAULT_MAX_MESSAGE_LENGTH,
@@ -70,17 +84,13 @@ export {
   type ShapeErrorOptions,
   shapeError,
 } from "./shape-error.js";
-export type { Aggregates, FieldAggregate } from "./structured/aggregate.js";
-export type { ContractCode, ContractOptions, Invariants, Schema } from "./structured/contract.js";
-export type { EnvelopeMode } from "./structured/envelope.js";
-export { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits } from "./structured/intake.js";
+export type { SummarizeInput, Summarizer } from "./shape-structured.js";
 export {
   createResultReader,
   READ_RESULT_TOOL,
   type ReadResultArgs,
   type ResultReader,
-} from "./structured/reader.js";
-export type { SummarizeInput, Summarizer } from "./structured/shape-structured.js";
+} from "./store/reader.js";
 export {
   createMemoryStore,
   type MemoryResultStore,
@@ -90,14 +100,4 @@ export {
   type StoredResult,
   type Where,
   type WhereTest,
-} from "./structured/store.js";
-export type {
-  BinaryInfo,
-  Cut,
-  SectionMeta,
-  SectionName,
-  Shaped,
-  ShapedMeta,
-  ShapedStatus,
-  StructuredMeta,
-} from "./types.js";
+} from "./store/store.js";

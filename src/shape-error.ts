@@ -1,9 +1,9 @@
-import { AirlockError, type SafeErrorCode } from "./errors.js";
-import type { ShapeOptions } from "./options.js";
+import { AirlockError, type SafeErrorCode } from "./errors/codes.js";
+import type { ShapeOptions } from "./options/compile.js";
+import type { Shaped } from "./pipeline/shaped.js";
 import type { RedactOptions } from "./redact/redact.js";
-import { capText, scrubMessage } from "./scrub/scrub.js";
+import { capText, scrubMessage } from "./redact/scrub.js";
 import { shape } from "./shape.js";
-import type { Shaped } from "./types.js";
 
 /**
  * Error shaping: a thrown error becomes a short, safe, actionable description for the model.

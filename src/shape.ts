@@ -1,4 +1,5 @@
-import { AirlockError, type ShapedErrorCode } from "./errors.js";
+import type { CompiledContract } from "./contract/contract.js";
+import { AirlockError, type ShapedErrorCode } from "./errors/codes.js";
 import { applySpotlight } from "./fence/spotlight.js";
 import { type FitRequest, type Fitted, fitToBudget } from "./fit/fit.js";
 import { type ResolvedTokenizer, resolveTokenizer } from "./fit/tokenizer.js";
@@ -10,6 +11,7 @@ import {
   type ReadResult,
   readSection,
 } from "./intake/read.js";
+import { type Routed, route } from "./intake/route.js";
 import { assertReadable } from "./intake/source.js";
 import type { Unit } from "./keep/keeper.js";
 import {
@@ -19,17 +21,15 @@ import {
   type ShapeInput,
   type ShapeOptions,
   type StreamSource,
-} from "./options.js";
+} from "./options/compile.js";
+import type { Cut, SectionMeta, Shaped, ShapedMeta, ShapedStatus } from "./pipeline/shaped.js";
 import { fingerprintOf, importFingerprintKey } from "./redact/fingerprint.js";
 import type { InvisibleCounts } from "./redact/invisible.js";
 import { engineOf } from "./redact/redact.js";
+import { scrubMessage } from "./redact/scrub.js";
 import { createTextFilter } from "./redact/stream.js";
+import { collect } from "./render/lines.js";
 import { commandHeader, commandOutcome, httpHeader } from "./render/markers.js";
-import { collect } from "./render/render.js";
-import { scrubMessage } from "./scrub/scrub.js";
-import type { CompiledContract } from "./structured/contract.js";
-import { type Routed, route } from "./structured/route.js";
-import type { Cut, SectionMeta, Shaped, ShapedMeta, ShapedStatus } from "./types.js";
 
 /** A compiled shaper: options are validated once, the tokenizer is loaded once. */
 export type Shaper = (input: ShapeInput) => Promise<Shaped>;
@@ -50,7 +50,7 @@ export function createShaper(options: ShapeOptions = {}): Shaper {
     const spec = compiled.contract;
     if (spec === undefined) return undefined;
     // The validator loads with the first structured result that needs it, then stays compiled.
-    contract ??= import("./structured/contract.js").then((m) => m.compileContract(spec));
+    contract ??= import("./contract/contract.js").then((m) => m.compileContract(spec));
     return contract;
   };
   return function shapeResult(input: ShapeInput): Promise<Shaped> {
@@ -313,7 +313,7 @@ async function run(
     const tokenizer = await loaded(loading);
     const contract = await loadContract();
     // The structured stage loads with the first structured result.
-    const { shapeStructured } = await import("./structured/shape-structured.js");
+    const { shapeStructured } = await import("./shape-structured.js");
     const shaped = await shapeStructured(routed.input, {
       options,
       tokenizer,

@@ -1,6 +1,6 @@
-import { AirlockError, type SafeErrorCode } from "../errors.js";
+import { AirlockError, type SafeErrorCode } from "../errors/codes.js";
+import type { Shaped } from "../pipeline/shaped.js";
 import type { SafeError } from "../shape-error.js";
-import type { Shaped } from "../types.js";
 
 /**
  * Provider adapters. Each takes a shaped result and the id the provider gave the tool call, and

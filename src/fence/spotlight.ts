@@ -1,4 +1,4 @@
-import { AirlockError } from "../errors.js";
+import { AirlockError } from "../errors/codes.js";
 import { stripInvisible } from "../redact/invisible.js";
 import { safeToolName } from "./fence.js";
 

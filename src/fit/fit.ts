@@ -1,7 +1,9 @@
 import { foldLongRuns } from "../decode/normalize.js";
-import { AirlockError } from "../errors.js";
+import { AirlockError } from "../errors/codes.js";
 import { fence } from "../fence/fence.js";
 import type { Unit } from "../keep/keeper.js";
+import type { Cut, SectionName } from "../pipeline/shaped.js";
+import { join, type Layout, layout, type ReadSection, sortedUnits } from "../render/lines.js";
 import {
   emptyMarker,
   gapMarker,
@@ -10,8 +12,6 @@ import {
   repeatMarker,
   sectionMarker,
 } from "../render/markers.js";
-import { join, type Layout, layout, type ReadSection, sortedUnits } from "../render/render.js";
-import type { Cut, SectionName } from "../types.js";
 import { rank } from "./rank.js";
 import type { ResolvedTokenizer } from "./tokenizer.js";
 

@@ -4,10 +4,10 @@
  * a light tree that keeps only visible content, reduced to the main content when one stands
  * out, and rendered as plain structured text with a numbered link list.
  */
-import { AirlockError } from "../errors.js";
+import { AirlockError } from "../errors/codes.js";
 import { concat } from "../intake/read.js";
 import { openSource } from "../intake/source.js";
-import { DEFAULT_MAX_BYTES, type StreamSource } from "../options.js";
+import { DEFAULT_MAX_BYTES, type StreamSource } from "../options/compile.js";
 import { detectCharset, PRESCAN_BYTES } from "./charset.js";
 import { allChars, findMainContent, keptChars } from "./main-content.js";
 import { type Link, renderText } from "./render.js";

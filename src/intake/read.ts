@@ -1,11 +1,11 @@
 import { createLineDecoder } from "../decode/lines.js";
 import { completeLength } from "../decode/utf8.js";
-import type { ShapedErrorCode } from "../errors.js";
+import type { ShapedErrorCode } from "../errors/codes.js";
 import { createKeeper, type KeeperLimits, type Kept } from "../keep/keeper.js";
-import type { StreamSource } from "../options.js";
+import type { StreamSource } from "../options/compile.js";
+import type { SectionName } from "../pipeline/shaped.js";
 import type { FilterStats, TextFilter } from "../redact/stream.js";
-import type { ReadSection } from "../render/render.js";
-import type { SectionName } from "../types.js";
+import type { ReadSection } from "../render/lines.js";
 import { sha256Hex } from "./digest.js";
 import { SNIFF_BYTES, sniff } from "./sniff.js";
 import { openSource } from "./source.js";

@@ -1,5 +1,5 @@
-import { AirlockError } from "../errors.js";
-import type { StreamSource } from "../options.js";
+import { AirlockError } from "../errors/codes.js";
+import type { StreamSource } from "../options/compile.js";
 
 /** Pieces larger than this are handed downstream in slices, so no stage ever sees a huge chunk. */
 export const SLICE_BYTES = 1 << 20;

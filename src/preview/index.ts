@@ -11,7 +11,7 @@
  */
 import DOMPurify from "dompurify";
 import { Marked, type Tokens } from "marked";
-import type { Shaped } from "../types.js";
+import type { Shaped } from "../pipeline/shaped.js";
 
 export interface PreviewOptions {
   /** Show images (`https:` only, with `referrerpolicy="no-referrer"`). Default false: their alt text. */

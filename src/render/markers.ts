@@ -1,4 +1,4 @@
-import type { SectionName } from "../types.js";
+import type { SectionName } from "../pipeline/shaped.js";
 
 /**
  * The marker grammar. Every marker is one line of the form `[airlock: …]` with plain integers, so a

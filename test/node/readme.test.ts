@@ -35,7 +35,7 @@ describe("README", () => {
         .slice(1, 4),
     ).toEqual(cells);
     // Redaction, invisible removal and the spotlight mode: the table's defaults are the code's.
-    const { compileOptions } = await import("../../src/options.js");
+    const { compileOptions } = await import("../../src/options/compile.js");
     const compiled = compileOptions({});
     const defaultOf = (option: string) =>
       readme

@@ -1,13 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type JsonValue, parseJson } from "../../src/decode/json.js";
-import { AirlockError } from "../../src/errors.js";
+import { AirlockError } from "../../src/errors/codes.js";
 import {
   type Aggregates,
   createAggregator,
   type FieldAggregate,
-} from "../../src/structured/aggregate.js";
-import { describeAggregates, outline } from "../../src/structured/describe.js";
+} from "../../src/keep/aggregate.js";
+import { describeAggregates, outline } from "../../src/render/describe.js";
 
 function aggregate(records: readonly JsonValue[], limits = {}): Aggregates {
   const agg = createAggregator(limits);

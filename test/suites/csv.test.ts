@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { type CsvOptions, type CsvRecord, createCsvSplitter } from "../../src/structured/csv.js";
+import { type CsvOptions, type CsvRecord, createCsvSplitter } from "../../src/decode/csv.js";
 import { cutAt } from "../helpers/chunks.js";
 
 /** Feeds `pieces` to a splitter; returns what the sink saw and the end result. */

@@ -1,7 +1,5 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { JsonValue } from "../../src/decode/json.js";
-import { AirlockError } from "../../src/errors.js";
 import {
   compileProjection,
   createProjectionStats,
@@ -9,7 +7,9 @@ import {
   type ProjectionStats,
   projectDocument,
   projectRecord,
-} from "../../src/structured/project.js";
+} from "../../src/contract/project.js";
+import type { JsonValue } from "../../src/decode/json.js";
+import { AirlockError } from "../../src/errors/codes.js";
 
 type Obj = { [key: string]: JsonValue };
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseJson } from "../../src/decode/json.js";
-import { createRecordSplitter, type SplitEnd } from "../../src/decode/records.js";
+import { createRecordSplitter, type SplitEnd } from "../../src/decode/json-array.js";
 import { cutAt } from "../helpers/chunks.js";
 
 /** Splits `text` fed in the given pieces; returns the records' texts and the end result. */

@@ -18,7 +18,7 @@ import {
 } from "airlock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { scrubMessage } from "../../src/scrub/scrub.js";
+import { scrubMessage } from "../../src/redact/scrub.js";
 import { secretCases } from "../fixtures/secrets.js";
 
 /** A Node-style system error: message, code, syscall. */

@@ -11,7 +11,7 @@
  * elements under `[*]`). The prose written from them is in `describe.ts`.
  */
 import type { JsonValue } from "../decode/json.js";
-import { AirlockError } from "../errors.js";
+import { AirlockError } from "../errors/codes.js";
 
 /**
  * What one aggregator holds at most.

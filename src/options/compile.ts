@@ -1,15 +1,15 @@
-import { AirlockError } from "./errors.js";
-import { applySpotlight, DEFAULT_DATAMARK, type SpotlightMode } from "./fence/spotlight.js";
-import type { TokenCounter, TokenizerName } from "./fit/tokenizer.js";
-import type { FingerprintKey } from "./redact/fingerprint.js";
-import { createRedactor, type RedactOptions, type Redactor } from "./redact/redact.js";
-import type { ContractOptions } from "./structured/contract.js";
-import type { EnvelopeMode } from "./structured/envelope.js";
-import { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits } from "./structured/intake.js";
-import { compileSort, type Sort } from "./structured/order.js";
-import { compileProjection, type Projection } from "./structured/project.js";
-import type { Summarizer } from "./structured/shape-structured.js";
-import type { ResultStore } from "./structured/store.js";
+import type { ContractOptions } from "../contract/contract.js";
+import { compileProjection, type Projection } from "../contract/project.js";
+import { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits } from "../decode/structured.js";
+import { AirlockError } from "../errors/codes.js";
+import { applySpotlight, DEFAULT_DATAMARK, type SpotlightMode } from "../fence/spotlight.js";
+import type { TokenCounter, TokenizerName } from "../fit/tokenizer.js";
+import { compileSort, type Sort } from "../keep/order.js";
+import type { FingerprintKey } from "../redact/fingerprint.js";
+import { createRedactor, type RedactOptions, type Redactor } from "../redact/redact.js";
+import type { EnvelopeMode } from "../render/envelope.js";
+import type { Summarizer } from "../shape-structured.js";
+import type { ResultStore } from "../store/store.js";
 
 /** Redaction inside `shape()`: the options of `redact()`, plus keyed fingerprints. */
 export interface ShapeRedactOptions extends RedactOptions {

@@ -5,8 +5,8 @@
  */
 import type { ResolvedTokenizer } from "../fit/tokenizer.js";
 import { resolveTokenizer } from "../fit/tokenizer.js";
-import { compileOptions, type ShapeOptions } from "../options.js";
-import type { Shaped } from "../types.js";
+import { compileOptions, type ShapeOptions } from "../options/compile.js";
+import type { Shaped } from "../pipeline/shaped.js";
 import type { ResultStore, Where } from "./store.js";
 
 /** Arguments of `read_result`, as the model sends them. */

@@ -4,21 +4,22 @@
  * secrets), stored for `read_result`, aggregated, and offered to the record keeper; the fit then
  * shows as many records as the budget holds, errors first, and says exactly what it left out.
  */
-import type { JsonValue } from "../decode/json.js";
-import type { ByteSource } from "../intake/source.js";
-import type { CompiledOptions, StreamSource } from "../options.js";
-import type { Shaped } from "../types.js";
-import { createAggregator } from "./aggregate.js";
-import type { ContractViolation } from "./contract.js";
-import { fromJs } from "./from-js.js";
-import { type IntakeResult, readStructured, type StructuredFormat } from "./intake.js";
-import { createRecordKeeper } from "./keep.js";
-import { severityOf, sortValues } from "./order.js";
-import { createProjectionStats, projectDocument, projectRecord } from "./project.js";
-import { type ShortenStats, shorten } from "./reduce.js";
-import { cleanName, type Facts, render, type StructuredRun } from "./render.js";
-import { createStoreWriter, type StoredResult } from "./store.js";
-import { cleanRecord, createCleanStats } from "./values.js";
+
+import type { ContractViolation } from "./contract/contract.js";
+import { createProjectionStats, projectDocument, projectRecord } from "./contract/project.js";
+import { fromJs } from "./decode/from-js.js";
+import type { JsonValue } from "./decode/json.js";
+import { type IntakeResult, readStructured, type StructuredFormat } from "./decode/structured.js";
+import type { ByteSource } from "./intake/source.js";
+import { createAggregator } from "./keep/aggregate.js";
+import { severityOf, sortValues } from "./keep/order.js";
+import { createRecordKeeper } from "./keep/view.js";
+import type { CompiledOptions, StreamSource } from "./options/compile.js";
+import type { Shaped } from "./pipeline/shaped.js";
+import { cleanRecord, createCleanStats } from "./redact/clean.js";
+import { cleanName, type Facts, render, type StructuredRun } from "./render/records.js";
+import { type ShortenStats, shorten } from "./render/reduce.js";
+import { createStoreWriter, type StoredResult } from "./store/store.js";
 
 /** Ids worth listing in a metadata-only result: the usual id fields, first found. */
 const ID_FIELDS = ["id", "number", "uuid", "key", "name", "_id", "sha"];
@@ -271,4 +272,4 @@ async function fromValue(
   return { ...base, records: false, count: 0, document: read.value };
 }
 
-export type { StructuredRun, SummarizeInput, Summarizer } from "./render.js";
+export type { StructuredRun, SummarizeInput, Summarizer } from "./render/records.js";

@@ -1,6 +1,6 @@
 import { stripAnsi } from "../decode/normalize.js";
-import { stripInvisible } from "../redact/invisible.js";
-import { type RedactOptions, redact } from "../redact/redact.js";
+import { stripInvisible } from "./invisible.js";
+import { type RedactOptions, redact } from "./redact.js";
 
 /**
  * Scrubbing: turns the message of a thrown error into one line a model may read. Error messages

@@ -18,7 +18,7 @@ import {
   STRING,
   type ValueKind,
   type ValueSummary,
-} from "./aggregate.js";
+} from "../keep/aggregate.js";
 
 /** 1412 → "1,412" (locale-free: the same text in every runtime). */
 function count(n: number): string {

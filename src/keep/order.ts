@@ -4,7 +4,7 @@
  * for every page `read_result` returns, so pages never overlap or skip.
  */
 import type { JsonValue } from "../decode/json.js";
-import { AirlockError } from "../errors.js";
+import { AirlockError } from "../errors/codes.js";
 
 export interface SortKey {
   readonly path: readonly string[];

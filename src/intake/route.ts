@@ -4,9 +4,7 @@
  * only) the first characters. Sniffing never consumes a source: bytes, strings and Blobs are
  * looked at in place, streams are peeked and replayed.
  */
-import type { ByteSource } from "../intake/source.js";
-import { openSource } from "../intake/source.js";
-import type { CompiledOptions, ShapeInput, StreamSource } from "../options.js";
+
 import {
   asIterable,
   formatOfType,
@@ -15,7 +13,10 @@ import {
   replay,
   type StructuredFormat,
   sniffFormat,
-} from "./intake.js";
+} from "../decode/structured.js";
+import type { CompiledOptions, ShapeInput, StreamSource } from "../options/compile.js";
+import type { ByteSource } from "./source.js";
+import { openSource } from "./source.js";
 
 export type Routed =
   | {

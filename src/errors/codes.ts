@@ -1,5 +1,5 @@
-import type { JsonErrorCode } from "./decode/json.js";
-import type { ContractCode } from "./structured/contract.js";
+import type { ContractCode } from "../contract/contract.js";
+import type { JsonErrorCode } from "../decode/json.js";
 /** Stable error codes. A code names the stage and the limit; messages may change, codes do not. */
 export type AirlockErrorCode =
   | "options/invalid"

@@ -8,9 +8,9 @@ import { type JsonValue, setKey } from "../decode/json.js";
 import { stripAnsi } from "../decode/normalize.js";
 import { sha256Hex } from "../intake/digest.js";
 import { sniff } from "../intake/sniff.js";
-import type { InvisibleCounts } from "../redact/invisible.js";
-import { stripInvisible } from "../redact/invisible.js";
-import type { Redactor } from "../redact/redact.js";
+import type { InvisibleCounts } from "./invisible.js";
+import { stripInvisible } from "./invisible.js";
+import type { Redactor } from "./redact.js";
 
 type JsonObject = { [key: string]: JsonValue };
 type Container = JsonValue[] | JsonObject;

@@ -3,23 +3,24 @@
  * did, aggregates, the envelope's other members, a generated summary), the metadata-only result
  * of refused input or a broken contract, a single document reduced step by step, and `meta`.
  */
+
+import type { CompiledContract, ContractViolation } from "../contract/contract.js";
 import type { JsonValue } from "../decode/json.js";
 import { stripAnsi } from "../decode/normalize.js";
-import type { ShapedErrorCode } from "../errors.js";
+import type { IntakeResult } from "../decode/structured.js";
+import type { ShapedErrorCode } from "../errors/codes.js";
 import type { ResolvedTokenizer } from "../fit/tokenizer.js";
-import type { CompiledOptions } from "../options.js";
+import type { Aggregates } from "../keep/aggregate.js";
+import type { KeptRecord } from "../keep/view.js";
+import type { CompiledOptions } from "../options/compile.js";
+import type { Shaped, ShapedMeta, ShapedStatus, StructuredMeta } from "../pipeline/shaped.js";
+import type { createCleanStats } from "../redact/clean.js";
 import type { InvisibleCounts } from "../redact/invisible.js";
 import { stripInvisible } from "../redact/invisible.js";
-import type { Shaped, ShapedMeta, ShapedStatus, StructuredMeta } from "../types.js";
-import type { Aggregates } from "./aggregate.js";
-import type { CompiledContract, ContractViolation } from "./contract.js";
+import { encodeCursor, type StoredResult } from "../store/store.js";
 import { describeAggregates, outline } from "./describe.js";
 import { type EnvelopeParts, fitEnvelope, type Presentation, recordsJson } from "./envelope.js";
-import type { IntakeResult } from "./intake.js";
-import type { KeptRecord } from "./keep.js";
 import { reduceValue, type ShortenStats, shorten, shrinkSteps } from "./reduce.js";
-import { encodeCursor, type StoredResult } from "./store.js";
-import type { createCleanStats } from "./values.js";
 
 /** What the host's summariser gets: the records shown, already capped and cleaned. */
 export interface SummarizeInput {

@@ -4,7 +4,7 @@
  * `data`, `omitted`, `next`. In `text` form the summary is prose (only the model reads it) and
  * `data` is JSON (a program may read it); in `json` form the whole envelope is one JSON object.
  */
-import { AirlockError } from "../errors.js";
+import { AirlockError } from "../errors/codes.js";
 import { fence } from "../fence/fence.js";
 import { applySpotlight, type SpotlightMode } from "../fence/spotlight.js";
 import type { ResolvedTokenizer } from "../fit/tokenizer.js";

@@ -9,7 +9,7 @@
  * a delimiter or a newline follow), so a row we hand on is one row to papaparse too.
  */
 import Papa, { type ParseConfig } from "papaparse";
-import { setKey } from "../decode/json.js";
+import { setKey } from "./json.js";
 
 /**
  * A cell: a number when the text is exactly how JavaScript prints that number, `true`/`false`,

@@ -1,6 +1,6 @@
-import type { ShapedErrorCode } from "../errors.js";
+import type { ShapedErrorCode } from "../errors/codes.js";
 import type { Kept, Unit } from "../keep/keeper.js";
-import type { BinaryInfo, Cut, SectionName } from "../types.js";
+import type { BinaryInfo, Cut, SectionName } from "../pipeline/shaped.js";
 import {
   binaryMarker,
   capMarker,

@@ -7,7 +7,7 @@ import {
   type JsonLimits,
   type JsonValue,
   setKey,
-} from "../decode/json.js";
+} from "./json.js";
 
 type JsonObject = { [key: string]: JsonValue };
 type Container = JsonValue[] | JsonObject;

@@ -1,8 +1,8 @@
-import type { ShapedErrorCode } from "./errors.js";
-import type { SpotlightMode } from "./fence/spotlight.js";
-import type { Removed as HtmlRemoved } from "./html/tree.js";
-import type { InvisibleCounts } from "./redact/invisible.js";
-import type { Aggregates } from "./structured/aggregate.js";
+import type { ShapedErrorCode } from "../errors/codes.js";
+import type { SpotlightMode } from "../fence/spotlight.js";
+import type { Removed as HtmlRemoved } from "../html/tree.js";
+import type { Aggregates } from "../keep/aggregate.js";
+import type { InvisibleCounts } from "../redact/invisible.js";
 
 /** What `shape()` returns: exactly what the model reads, plus an audit of how it was made. */
 export interface Shaped {

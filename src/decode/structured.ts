@@ -4,6 +4,9 @@
  * envelope key) and NDJSON stream record by record; a single document is held up to a limit;
  * CSV and TSV stream row by row. Every record is parsed strictly under limits.
  */
+
+import { type ByteSource, openSource } from "../intake/source.js";
+import type { StreamSource } from "../options/compile.js";
 import {
   DEFAULT_JSON_LIMITS,
   type JsonErrorCode,
@@ -11,11 +14,9 @@ import {
   type JsonValue,
   parseJson,
   parseJsonWithin,
-} from "../decode/json.js";
-import { createRecordSplitter, type SplitEnd } from "../decode/records.js";
-import { createUtf8Decoder } from "../decode/utf8.js";
-import { type ByteSource, openSource } from "../intake/source.js";
-import type { StreamSource } from "../options.js";
+} from "./json.js";
+import { createRecordSplitter, type SplitEnd } from "./json-array.js";
+import { createUtf8Decoder } from "./utf8.js";
 
 export type StructuredFormat = "json" | "ndjson" | "csv" | "tsv";
 

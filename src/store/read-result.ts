@@ -5,16 +5,22 @@
  * shaped under the same budget, and are joined by cursors: reading cursor after cursor returns
  * every record exactly once.
  */
+
+import { compileProjection, projectDocument, projectRecord } from "../contract/project.js";
 import type { JsonValue } from "../decode/json.js";
 import type { ResolvedTokenizer } from "../fit/tokenizer.js";
-import type { CompiledOptions } from "../options.js";
-import type { Shaped, ShapedMeta, StructuredMeta } from "../types.js";
-import { outline } from "./describe.js";
-import { type EnvelopeParts, fitEnvelope, type Presentation, recordsJson } from "./envelope.js";
-import { type KeptRecord, viewComparator } from "./keep.js";
-import { compileSort, severityOf, sortValues, valueAt } from "./order.js";
-import { compileProjection, projectDocument, projectRecord } from "./project.js";
-import { shorten, shrinkSteps } from "./reduce.js";
+import { compileSort, severityOf, sortValues, valueAt } from "../keep/order.js";
+import { type KeptRecord, viewComparator } from "../keep/view.js";
+import type { CompiledOptions } from "../options/compile.js";
+import type { Shaped, ShapedMeta, StructuredMeta } from "../pipeline/shaped.js";
+import { outline } from "../render/describe.js";
+import {
+  type EnvelopeParts,
+  fitEnvelope,
+  type Presentation,
+  recordsJson,
+} from "../render/envelope.js";
+import { shorten, shrinkSteps } from "../render/reduce.js";
 import {
   type Cursor,
   decodeCursor,
