@@ -17,9 +17,9 @@ export {
   type JsonValue,
   parseJson,
 } from "./decode/json.js";
-export { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits } from "./decode/structured.js";
-export type { SafeErrorCode } from "./errors/codes.js";
-export { AirlockError, type AirlockErrorCode, type ShapedErrorCode } from "./errors/codes.js";
+export { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits } from "./decode/records.js";
+export { AirlockError } from "./errors/airlock-error.js";
+export type { AirlockErrorCode, SafeErrorCode, ShapedErrorCode } from "./errors/codes.js";
 export {
   applySpotlight,
   DEFAULT_DATAMARK,
@@ -75,6 +75,7 @@ export {
 } from "./redact/redact.js";
 export type { SecretRule } from "./redact/rules.js";
 export type { EnvelopeMode } from "./render/envelope.js";
+export type { SummarizeInput, Summarizer } from "./render/records.js";
 export { createShaper, type Shaper, shape } from "./shape.js";
 export {
   DEFAULT_MAX_MESSAGE_LENGTH,
@@ -84,7 +85,6 @@ export {
   type ShapeErrorOptions,
   shapeError,
 } from "./shape-error.js";
-export type { SummarizeInput, Summarizer } from "./shape-structured.js";
 export {
   createResultReader,
   READ_RESULT_TOOL,

@@ -1,4 +1,5 @@
-import { AirlockError, type SafeErrorCode } from "./errors/codes.js";
+import { AirlockError } from "./errors/airlock-error.js";
+import type { SafeErrorCode } from "./errors/codes.js";
 import type { ShapeOptions } from "./options/compile.js";
 import type { Shaped } from "./pipeline/shaped.js";
 import type { RedactOptions } from "./redact/redact.js";

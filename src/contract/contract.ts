@@ -9,6 +9,8 @@
  */
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { JsonValue } from "../decode/json.js";
+import { valueAt } from "../decode/json.js";
+import type { ContractCode } from "../errors/codes.js";
 import {
   type Checked,
   compileSchema,
@@ -29,6 +31,8 @@ export type Schema = Readonly<Record<string, unknown>> | StandardSchemaV1;
  * What a tool's result must look like.
  * @example const options: ContractOptions = { record: z.object({ id: z.number() }) };
  */
+export type { ContractCode };
+
 export interface ContractOptions {
   /** Schema of one record (for arrays, NDJSON, CSV), or of the whole document (for a single object). */
   readonly record?: Schema;
@@ -58,18 +62,6 @@ export interface Invariants {
   /** Host check per record: return a reason string to reject (the reason is shown). */
   readonly check?: (record: JsonValue, index: number) => string | undefined;
 }
-
-/**
- * Stable codes of a contract violation; `contract/invalid`: the validator threw or its output is not JSON.
- * @example if (violation.code === "contract/tenant") audit(violation.message);
- */
-export type ContractCode =
-  | "contract/schema"
-  | "contract/too-many-records"
-  | "contract/tenant"
-  | "contract/side-effect"
-  | "contract/check"
-  | "contract/invalid";
 
 /**
  * One broken rule: the message names the path and the rule, never the offending value.
@@ -246,15 +238,4 @@ export function compileContract(options: ContractOptions): CompiledContract {
       return { code: "contract/too-many-records", message };
     },
   };
-}
-
-/** The value at a dot path, through own properties only (an inherited `constructor` is no tenant). */
-function valueAt(value: JsonValue, path: readonly string[]): JsonValue | undefined {
-  let at: JsonValue = value;
-  for (const segment of path) {
-    if (at === null || typeof at !== "object" || !Object.hasOwn(at, segment)) return undefined;
-    if (Array.isArray(at) && !/^\d+$/.test(segment)) return undefined;
-    at = (at as Record<string, JsonValue>)[segment] as JsonValue;
-  }
-  return at;
 }

@@ -18,7 +18,7 @@
  * - missing fields stay absent (never null-filled); key order follows the input.
  */
 import { type JsonValue, setKey } from "../decode/json.js";
-import { AirlockError } from "../errors/codes.js";
+import { AirlockError } from "../errors/airlock-error.js";
 
 const MAX_SPEC_CHARS = 4096;
 const MAX_PATHS = 256;

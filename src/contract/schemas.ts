@@ -7,7 +7,7 @@
 import { dereference, type OutputUnit, type SchemaDraft, Validator } from "@cfworker/json-schema";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { type JsonValue, setKey } from "../decode/json.js";
-import { AirlockError } from "../errors/codes.js";
+import { AirlockError } from "../errors/airlock-error.js";
 import type { ContractCode, Schema } from "./contract.js";
 
 export type Node = Record<string, unknown>;

@@ -8,8 +8,11 @@
  * of a field; inside one, `""` is a quote, and a quote closes the field only when spaces and then
  * a delimiter or a newline follow), so a row we hand on is one row to papaparse too.
  */
+
 import Papa, { type ParseConfig } from "papaparse";
+import type { JsonValue } from "../pipeline/unit.js";
 import { setKey } from "./json.js";
+import type { Split, SplitContext } from "./records.js";
 
 /**
  * A cell: a number when the text is exactly how JavaScript prints that number, `true`/`false`,
@@ -410,4 +413,34 @@ export function createCsvSplitter(sink: CsvSink, options: CsvOptions = {}): CsvS
   }
 
   return { write, end };
+}
+
+/**
+ * CSV or TSV as records for the records decoder: rows are queued as values (typed only when
+ * they round-trip), the header, ragged rows and an unterminated quote are recorded in the facts.
+ *
+ * @example
+ * const split = createCsvSplit(ctx, "\t");
+ */
+export function createCsvSplit(ctx: SplitContext, delimiter?: "\t"): Split {
+  const csv = createCsvSplitter(
+    {
+      record: (value, index) => ctx.queue.push({ value: value as JsonValue, index: index + 1 }),
+      oversized: () => ctx.refuse("csv/record-too-large"),
+    },
+    { ...(delimiter ? { delimiter } : {}), maxRowChars: ctx.limits.maxRecordChars },
+  );
+  return {
+    write: (text) => csv.write(text),
+    end(capped) {
+      const end = csv.end(capped);
+      ctx.facts.csv = {
+        columns: end.columns,
+        ragged: end.ragged,
+        unterminatedQuote: end.unterminatedQuote,
+        delimiter: end.delimiter,
+      };
+      return { ok: true, records: true };
+    },
+  };
 }

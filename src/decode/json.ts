@@ -6,6 +6,10 @@
  * disagree on which one wins), lone surrogates (not text), numbers that overflow to Infinity.
  *
  */
+import type { JsonErrorCode } from "../errors/codes.js";
+import type { JsonValue } from "../pipeline/unit.js";
+
+export type { JsonErrorCode, JsonValue };
 
 export interface JsonLimits {
   /** Arrays and objects inside one another. Default 64. */
@@ -27,35 +31,6 @@ export const DEFAULT_JSON_LIMITS: JsonLimits = Object.freeze({
   maxStringLength: 1 << 20,
   maxNumberLength: 64,
 });
-
-export type JsonErrorCode =
-  | "json/syntax"
-  | "json/too-deep"
-  | "json/too-many-keys"
-  | "json/array-too-long"
-  | "json/string-too-long"
-  | "json/number-too-long"
-  | "json/number-out-of-range"
-  | "json/duplicate-key"
-  | "json/lone-surrogate"
-  /** The bytes are not UTF-8 (RFC 8259 §8.1): refused, never repaired. */
-  | "json/invalid-utf8"
-  /** A single document (not an array of records) larger than the parser holds. */
-  | "json/too-large"
-  /** One record of an array or NDJSON larger than the parser holds. */
-  | "json/record-too-large"
-  /** An already-parsed value refers to itself. */
-  | "json/cycle"
-  /** An already-parsed value cannot be read as JSON (a getter or `toJSON` threw). */
-  | "json/unreadable";
-
-export type JsonValue =
-  | null
-  | boolean
-  | number
-  | string
-  | JsonValue[]
-  | { [key: string]: JsonValue };
 
 export type JsonParsed =
   | { readonly ok: true; readonly value: JsonValue }
@@ -122,7 +97,16 @@ export function parseJson(text: string, limits: Partial<JsonLimits> = {}): JsonP
 const SMALL_INTEGER = /^-?(?:0|[1-9][0-9]{0,14})$/;
 
 /** `parseJson` with every limit given (no defaults merged): for a caller parsing many records. */
-export function parseJsonWithin(text: string, max: JsonLimits): JsonParsed {
+/**
+ * `parseJson` with limits already complete. With `keepLongStrings`, a string over
+ * `maxStringLength` is kept rather than refused: the pipeline bounds it by the record and
+ * document limits, and its cleaning turns it into a blob placeholder or shortens it.
+ */
+export function parseJsonWithin(
+  text: string,
+  max: JsonLimits,
+  keepLongStrings = false,
+): JsonParsed {
   // Records of a streamed array are often plain numbers or literals: no parser needed.
   if (text.length <= 16) {
     if (SMALL_INTEGER.test(text)) return { ok: true, value: Number(text) };
@@ -131,7 +115,7 @@ export function parseJsonWithin(text: string, max: JsonLimits): JsonParsed {
     }
   }
   try {
-    return { ok: true, value: parse(text, max) };
+    return { ok: true, value: parse(text, max, keepLongStrings) };
   } catch (error) {
     if (error instanceof Refused) {
       return { ok: false, error: { code: error.code, message: error.message, at: error.at } };
@@ -140,7 +124,8 @@ export function parseJsonWithin(text: string, max: JsonLimits): JsonParsed {
   }
 }
 
-function parse(text: string, max: JsonLimits): JsonValue {
+function parse(text: string, max: JsonLimits, keepLongStrings: boolean): JsonValue {
+  const maxString = keepLongStrings ? Number.POSITIVE_INFINITY : max.maxStringLength;
   let i = 0;
   const stack: Frame[] = [];
   let result: JsonValue | undefined;
@@ -247,7 +232,7 @@ function parse(text: string, max: JsonLimits): JsonValue {
       } else {
         i++;
       }
-      if (out.length + (i - from) > max.maxStringLength) {
+      if (out.length + (i - from) > maxString) {
         fail("json/string-too-long", `string longer than ${max.maxStringLength}`, start - 1);
       }
     }
@@ -366,4 +351,21 @@ function parse(text: string, max: JsonLimits): JsonValue {
 
 function isLow(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
+}
+
+/**
+ * The value at a dot path, through own properties only (an inherited `constructor` is no
+ * field), with numeric segments indexing arrays.
+ *
+ * @example
+ * valueAt({ user: { login: "ada" }, tags: ["a"] }, ["tags", "0"]); // "a"
+ */
+export function valueAt(value: JsonValue, path: readonly string[]): JsonValue | undefined {
+  let at: JsonValue = value;
+  for (const segment of path) {
+    if (at === null || typeof at !== "object" || !Object.hasOwn(at, segment)) return undefined;
+    if (Array.isArray(at) && !/^\d+$/.test(segment)) return undefined;
+    at = (at as Record<string, JsonValue>)[segment] as JsonValue;
+  }
+  return at;
 }

@@ -1,7 +1,6 @@
-import { anchorScanner, lineClassifier, type Severity } from "../keep/evidence.js";
-import { templateOf } from "../keep/keeper.js";
-import type { TextFilter } from "../redact/stream.js";
-import { lineCutMarker } from "../render/markers.js";
+import type { EvidenceHints, LineSink, TextFilter } from "../pipeline/flow.js";
+import { lineCutMarker } from "../pipeline/markers.js";
+import type { Severity } from "../pipeline/unit.js";
 import { collapseCarriageReturns, stripAnsi } from "./normalize.js";
 import { createUtf8Decoder } from "./utf8.js";
 
@@ -26,6 +25,7 @@ function normalizeLine(raw: string, hasCR: boolean, hasEscape: boolean): string 
 
 /** The template of `text[start, end)` as the keeper will see the line (after normalisation). */
 function templateAt(
+  templateOf: EvidenceHints["template"],
   text: string,
   start: number,
   end: number,
@@ -75,18 +75,15 @@ function sameAt(text: string, a: number, b: number, length: number): boolean {
 const NOVELTY_FULL_LINES = 1_000_000;
 const NOVELTY_STRIDE = 4;
 
-/**
- * Receives decoded, normalised lines one at a time. A sink that also implements `skip`,
- * `skippable` and `eager` (the keeper does) lets the decoder count lines it cannot keep instead
- * of materialising them, which is most of a large input.
- */
-export interface LineSink {
-  /** `omittedChars` > 0 when an over-long line was shortened in the middle. */
-  line(text: string, severity: Severity, omittedChars: number): void;
-  skip?(count: number): void;
-  skippable?(template: number, pending: number): boolean;
-  readonly eager?: boolean;
-}
+export type { LineSink };
+
+/** Hints for a sink that has none: no anchors, nothing is evidence. */
+const PLAIN: EvidenceHints = {
+  anchors: () => /(?!)/g,
+  classifier: () => () => 0,
+  template: () => 0,
+  tailChars: 0,
+};
 
 export interface LineDecoderStats {
   /** Runs of invalid UTF-8 replaced by a single U+FFFD. */
@@ -128,15 +125,17 @@ export function createLineDecoder(
   const utf8 = createUtf8Decoder((text) => {
     if (text.length > 0) give(text);
   });
-  const anchors = anchorScanner();
-  const classify = lineClassifier();
+  // What is evidence is keep's to say; without its hints every line is plain (severity 0).
+  const hints: EvidenceHints = sink.hints ?? PLAIN;
+  const anchors = hints.anchors();
+  const classify = hints.classifier();
   const lineCap = options.lineCap;
   const headCap = Math.ceil(lineCap * 0.75);
   const tailCap = lineCap - headCap;
   const stats: LineDecoderStats = { invalid: 0, nonBlank: false, chars: 0 };
   // Lines in the last `tailWindow` characters of a chunk are always materialised: if the chunk
   // is the last one, they are the tail.
-  const tailWindow = options.tailWindow ?? 0;
+  const tailWindow = options.tailWindow ?? hints.tailChars;
   const skipper = sink.skip && sink.skippable ? (sink as Required<LineSink>) : undefined;
 
   // The line still being read. Short: all of it in `pending`. Long: its head in `pendingHead`,
@@ -343,7 +342,7 @@ export function createLineDecoder(
           prevSkipped = false;
         } else if (
           (seenLines < NOVELTY_FULL_LINES || seenLines % NOVELTY_STRIDE === 0) &&
-          skipper.skippable(templateAt(text, start, nl, hasCR, hasEscape), skipped)
+          skipper.skippable(templateAt(hints.template, text, start, nl, hasCR, hasEscape), skipped)
         ) {
           skipper.skip(skipped);
           skipped = 0;

@@ -1,3 +1,5 @@
+import { foldMarker, INLINE_CUT } from "../pipeline/markers.js";
+
 // ANSI/VT escape sequences: CSI (ESC [ … final), OSC (ESC ] … BEL or ESC \), and two-byte escapes.
 // Each alternative consumes characters left to right without nested quantifiers: linear time.
 const ANSI = new RegExp(
@@ -52,7 +54,6 @@ const RUNS = /[\p{L}\p{M}]+|[^\s\p{L}\p{M}\p{N}]+|[^\S\r\n]+/gu;
  */
 export const MAX_RUN = 1000;
 const RUN_KEEP = 64;
-const INLINE_MARKER = /(\[airlock: \d+ chars omitted from this line\])/;
 
 /**
  * BPE tokenizers spend time quadratic in the length of one pre-token (200 KB of `[[[[` takes
@@ -63,7 +64,7 @@ const INLINE_MARKER = /(\[airlock: \d+ chars omitted from this line\])/;
 export function foldLongRuns(line: string): { text: string; folded: number } {
   if (line.length <= MAX_RUN) return { text: line, folded: 0 };
   // A marker airlock wrote inside the line is not content: fold around it, never through it.
-  const parts = line.split(INLINE_MARKER);
+  const parts = line.split(INLINE_CUT);
   if (parts.length > 1) {
     let folded = 0;
     const text = parts
@@ -84,7 +85,7 @@ export function foldLongRuns(line: string): { text: string; folded: number } {
     const code = run.charCodeAt(keep - 1);
     if (code >= 0xd800 && code <= 0xdbff) keep += 1;
     folded += run.length - keep;
-    return `${run.slice(0, keep)}[airlock: ${run.length - keep} chars folded]`;
+    return `${run.slice(0, keep)}${foldMarker(run.length - keep)}`;
   });
   return { text, folded };
 }

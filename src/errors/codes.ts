@@ -1,6 +1,4 @@
-import type { ContractCode } from "../contract/contract.js";
-import type { JsonErrorCode } from "../decode/json.js";
-/** Stable error codes. A code names the stage and the limit; messages may change, codes do not. */
+/** Stable error codes. A code names the stage and the limit; messages may change, codes do not. This module imports nothing, so every stage may import it. */
 export type AirlockErrorCode =
   | "options/invalid"
   | "input/unsupported"
@@ -61,18 +59,36 @@ export type SafeErrorCode =
   /** The server failed to handle the request (JSON-RPC -32603). */
   | "protocol/internal-error";
 
+/** Why structured input (or one record of it) was refused. */
+export type JsonErrorCode =
+  | "json/syntax"
+  | "json/too-deep"
+  | "json/too-many-keys"
+  | "json/array-too-long"
+  | "json/string-too-long"
+  | "json/number-too-long"
+  | "json/number-out-of-range"
+  | "json/duplicate-key"
+  | "json/lone-surrogate"
+  /** The bytes are not UTF-8 (RFC 8259 §8.1): refused, never repaired. */
+  | "json/invalid-utf8"
+  /** A single document (not an array of records) larger than the parser holds. */
+  | "json/too-large"
+  /** One record of an array or NDJSON larger than the parser holds. */
+  | "json/record-too-large"
+  /** An already-parsed value refers to itself. */
+  | "json/cycle"
+  /** An already-parsed value cannot be read as JSON (a getter or `toJSON` threw). */
+  | "json/unreadable";
+
 /**
- * The one error type airlock throws. It is thrown only for programmer errors (bad options, an
- * input type it cannot read); problems with the *content* are reported in `Shaped.meta` instead.
- *
- * @example
- * try { await shape(text, { maxTokens: -1 }) } catch (e) { if (e instanceof AirlockError) e.code }
+ * Stable codes of a contract violation; `contract/invalid`: the validator threw or its output is not JSON.
+ * @example if (violation.code === "contract/tenant") audit(violation.message);
  */
-export class AirlockError extends Error {
-  readonly code: AirlockErrorCode;
-  constructor(code: AirlockErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "AirlockError";
-    this.code = code;
-  }
-}
+export type ContractCode =
+  | "contract/schema"
+  | "contract/too-many-records"
+  | "contract/tenant"
+  | "contract/side-effect"
+  | "contract/check"
+  | "contract/invalid";

@@ -1,4 +1,5 @@
-import { AirlockError } from "../errors/codes.js";
+import { AirlockError } from "../errors/airlock-error.js";
+import type { SpotlightMode } from "../pipeline/shaped.js";
 import { stripInvisible } from "../redact/invisible.js";
 import { safeToolName } from "./fence.js";
 
@@ -16,7 +17,7 @@ import { safeToolName } from "./fence.js";
  * A mode changes the body only; the host must also tell the model what the marking means
  * (`spotlightInstruction`).
  */
-export type SpotlightMode = "fence" | "datamark" | "base64";
+export type { SpotlightMode };
 
 /**
  * The default datamark: U+00A4 CURRENCY SIGN. It is one token in both o200k_base and cl100k_base,

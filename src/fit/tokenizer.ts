@@ -1,4 +1,4 @@
-import { AirlockError } from "../errors/codes.js";
+import { AirlockError } from "../errors/airlock-error.js";
 
 /** Built-in encodings, loaded on first use so their rank tables never sit in the core chunk. */
 export type TokenizerName = "o200k_base" | "cl100k_base";

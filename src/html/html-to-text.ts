@@ -4,8 +4,8 @@
  * a light tree that keeps only visible content, reduced to the main content when one stands
  * out, and rendered as plain structured text with a numbered link list.
  */
-import { AirlockError } from "../errors/codes.js";
-import { concat } from "../intake/read.js";
+import { AirlockError } from "../errors/airlock-error.js";
+import { concat } from "../intake/budget.js";
 import { openSource } from "../intake/source.js";
 import { DEFAULT_MAX_BYTES, type StreamSource } from "../options/compile.js";
 import { detectCharset, PRESCAN_BYTES } from "./charset.js";

@@ -1,190 +1,277 @@
 /**
- * Which path an input takes: structured (JSON, NDJSON, CSV, an already-parsed value) or text.
- * The `format` option decides first, then the declared content type, then (for JSON and NDJSON
- * only) the first characters. Sniffing never consumes a source: bytes, strings and Blobs are
- * looked at in place, streams are peeked and replayed.
+ * The intake stage: any input opened under the byte cap, sniffed and routed. The `format` option
+ * decides first, then the declared content type, then the first bytes (binary signatures, HTML,
+ * JSON). Sniffing never consumes a source: what is read to sniff is replayed to the decoder.
  */
-
+import { AirlockError } from "../errors/airlock-error.js";
+import type { RunContext, Stage } from "../pipeline/run.js";
+import type { SectionName } from "../pipeline/unit.js";
 import {
-  asIterable,
-  formatOfType,
-  headHoldsUp,
+  type ByteBudget,
+  type CappedReader,
+  concat,
+  createByteBudget,
+  createCappedReader,
   peek,
   replay,
+} from "./budget.js";
+import type { CommandOutput, InputFormat, ShapeInput, StreamSource } from "./input.js";
+import { settleOutcome } from "./outcome.js";
+import {
+  formatOfType,
+  isHtmlType,
+  isSniffable,
+  looksLikeHtml,
+  SNIFF_BYTES,
+  type Sniffed,
   type StructuredFormat,
+  sniff,
   sniffFormat,
-} from "../decode/structured.js";
-import type { CompiledOptions, ShapeInput, StreamSource } from "../options/compile.js";
-import type { ByteSource } from "./source.js";
-import { openSource } from "./source.js";
+} from "./sniff.js";
+import { assertReadable, openHostSource } from "./source.js";
 
-export type Routed =
+export interface IntakeOptions {
+  readonly maxBytes: number;
+  readonly contentType: string | undefined;
+  readonly format: InputFormat;
+  /** Turns what a failed source threw into words safe to show. */
+  readonly describe: (text: string) => string;
+}
+
+/** A byte source opened under the cap, with what its first bytes say it is. */
+export interface OpenedSection {
+  readonly name: SectionName;
+  readonly reader: CappedReader;
+  readonly sniffed: Sniffed;
+}
+
+export type Intake =
   | {
-      readonly kind: "structured";
-      readonly input:
-        | {
-            readonly source: StreamSource | ByteSource;
-            readonly format: StructuredFormat;
-            /** The format was sniffed, not declared. */
-            readonly sniffed?: boolean;
-          }
-        | { readonly value: unknown };
-      readonly httpStatus?: number;
-      readonly httpFailed?: boolean;
-      /** The same input for the text path, when the format was only sniffed and it can be read again. */
-      readonly fallback?: ShapeInput;
+      readonly route: "lines";
+      readonly sections: readonly OpenedSection[];
+      /** Waits for how the command ended, once its streams are read. */
+      readonly settle?: () => Promise<void>;
     }
-  | { readonly kind: "text"; readonly input: ShapeInput }
   | {
-      readonly kind: "html";
-      readonly source: StreamSource;
+      readonly route: "html";
+      readonly reader: CappedReader;
       readonly contentType: string | undefined;
-      /** The `Response` the page came in, for its status. */
-      readonly response?: Response;
-    };
+      readonly baseUrl?: string;
+    }
+  | {
+      readonly route: "records";
+      readonly reader: CappedReader;
+      readonly format: StructuredFormat;
+      /** The format was sniffed, not declared: the decoder falls back to text while it can. */
+      readonly sniffed: boolean;
+    }
+  | { readonly route: "value"; readonly value: unknown };
 
-/** A media type that says HTML. */
-export function isHtmlType(contentType: string | undefined): boolean {
-  const type = contentType?.split(";")[0]?.trim().toLowerCase();
-  return type === "text/html" || type === "application/xhtml+xml";
-}
-
-/** The start of an HTML document: a doctype or an `<html>` tag, after comments and spaces. */
-export function looksLikeHtml(head: string): boolean {
-  return /^\uFEFF?\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html[\s>])/i.test(head);
-}
-
-/** Characters looked at to sniff a format in place. */
+/** Characters of a head that sniffing looks at. */
 const SNIFF_CHARS = 4096;
-/** Bytes of a stream read ahead to sniff it and check that its first record holds up. */
-const PEEK_BYTES = 64 * 1024;
 
-function isSource(input: unknown): boolean {
+/**
+ * @example
+ * const intake = createIntake({ maxBytes: 1 << 20, contentType: undefined, format: "auto", describe: String });
+ * await intake.run("[{\"id\":1}]", ctx); // { route: "records", format: "json", sniffed: true, … }
+ */
+export function createIntake(options: IntakeOptions): Stage<ShapeInput, Intake> {
+  return {
+    name: "intake",
+    run(input, ctx) {
+      return route(input, options, ctx);
+    },
+  };
+}
+
+function isSource(input: unknown): input is StreamSource {
   return (
     typeof input === "string" ||
     input instanceof ArrayBuffer ||
     ArrayBuffer.isView(input) ||
     (typeof Blob !== "undefined" && input instanceof Blob) ||
     (typeof ReadableStream !== "undefined" && input instanceof ReadableStream) ||
-    (typeof Response !== "undefined" && input instanceof Response) ||
     (typeof input === "object" && input !== null && Symbol.asyncIterator in input)
   );
 }
 
-function isCommand(input: unknown): boolean {
+function isResponse(input: unknown): input is Response {
+  return typeof Response !== "undefined" && input instanceof Response;
+}
+
+/** A command's output: an object, not a source, with a `stdout`. The one rule for it. */
+function isCommand(input: unknown): input is CommandOutput {
   return typeof input === "object" && input !== null && !isSource(input) && "stdout" in input;
 }
 
-/** A declared content type that may still hide JSON (none, or plain text). */
-function sniffable(contentType: string | undefined): boolean {
-  const type = contentType?.split(";")[0]?.trim().toLowerCase();
-  return type === undefined || type === "" || type === "text/plain";
+async function route(input: ShapeInput, o: IntakeOptions, ctx: RunContext): Promise<Intake> {
+  if (input === null || input === undefined) {
+    throw new AirlockError(
+      "input/unsupported",
+      "shape: unsupported input (expected string, bytes, Blob, ReadableStream, Response, { stdout, stderr?, exitCode? } or a JSON value)",
+    );
+  }
+  let command = false;
+  try {
+    command = !isResponse(input) && isCommand(input);
+  } catch (cause) {
+    // A host object whose traps throw (a Proxy): it is read as a command that failed.
+    return failedCommand(cause, o, ctx);
+  }
+  if (command) return commandIntake(input as CommandOutput, o, ctx);
+  if (isResponse(input)) return responseIntake(input, o, ctx);
+  if (!isSource(input)) {
+    if (typeof input !== "object" && typeof input !== "number" && typeof input !== "boolean") {
+      throw new AirlockError(
+        "input/unsupported",
+        `shape: unsupported input of type ${typeof input} (expected text, bytes, a stream, a Response, a command's output or a JSON value)`,
+      );
+    }
+    if (o.format === "text")
+      throw new AirlockError(
+        "input/unsupported",
+        'shape: format "text" needs text or bytes, not a value',
+      );
+    return { route: "value", value: input };
+  }
+  return sourceIntake(input, o.contentType, o, undefined);
 }
 
-/**
- * @example
- * await route([{ id: 1 }], options); // { kind: "structured", input: { value: [{ id: 1 }] } }
- */
-export async function route(input: ShapeInput, options: CompiledOptions): Promise<Routed> {
-  if (options.format === "text" || isCommand(input) || input === null || input === undefined) {
-    return { kind: "text", input };
+function readerOf(name: SectionName, source: StreamSource, budget: ByteBudget, o: IntakeOptions) {
+  return createCappedReader(name, openHostSource(source), budget, o.describe);
+}
+
+/** One byte source: sniffed for binary, then for HTML and JSON when the type leaves it open. */
+async function sourceIntake(
+  source: StreamSource,
+  contentType: string | undefined,
+  o: IntakeOptions,
+  baseUrl: string | undefined,
+): Promise<Intake> {
+  assertReadable(source);
+  const reader = readerOf("text", source, createByteBudget(o.maxBytes), o);
+  const declared = o.format === "auto" || o.format === "text" ? undefined : o.format;
+  if (declared) return { route: "records", reader, format: declared, sniffed: false };
+  if (o.format === "auto" && isHtmlType(contentType)) {
+    return { route: "html", reader, contentType, ...(baseUrl ? { baseUrl } : {}) };
   }
-  const declared = options.format === "auto" ? undefined : (options.format as StructuredFormat);
-  if (!isSource(input)) {
-    if (typeof input === "object" || typeof input === "number" || typeof input === "boolean") {
-      return { kind: "structured", input: { value: input } };
+  const typed = o.format === "auto" ? formatOfType(contentType) : undefined;
+  if (typed) return { route: "records", reader, format: typed, sniffed: false };
+  const head = await peek(reader, SNIFF_BYTES);
+  const again = replay(head, reader);
+  const bytes = concat(head, SNIFF_BYTES);
+  // A JS string is text by construction: only byte sources are sniffed for binary.
+  const sniffed: Sniffed =
+    typeof source === "string" ? { kind: "text", encoding: "utf-8" } : sniff(bytes, contentType);
+  if (
+    sniffed.kind === "text" &&
+    sniffed.encoding === "utf-8" &&
+    o.format === "auto" &&
+    isSniffable(contentType)
+  ) {
+    const text = new TextDecoder().decode(bytes).slice(0, SNIFF_CHARS);
+    if (looksLikeHtml(text)) {
+      return { route: "html", reader: again, contentType, ...(baseUrl ? { baseUrl } : {}) };
     }
-    return { kind: "text", input };
+    const format = sniffFormat(text.replace(/^\uFEFF/, ""));
+    if (format) return { route: "records", reader: again, format, sniffed: true };
   }
-  if (typeof Response !== "undefined" && input instanceof Response) {
-    if (input.bodyUsed) return { kind: "text", input }; // the text path says why it cannot read it
-    const contentType = options.contentType ?? input.headers.get("content-type") ?? undefined;
-    // A page, also a failed request's error page: its markup is no use to the model either way.
-    if (options.format === "auto" && isHtmlType(contentType)) {
-      return { kind: "html", source: input.body ?? "", contentType, response: input };
+  return { route: "lines", sections: [{ name: "text", reader: again, sniffed }] };
+}
+
+async function responseIntake(input: Response, o: IntakeOptions, ctx: RunContext): Promise<Intake> {
+  if (input.bodyUsed) {
+    throw new AirlockError(
+      "input/unsupported",
+      "shape: the Response body was already read; pass a clone()",
+    );
+  }
+  const contentType = o.contentType ?? input.headers.get("content-type") ?? undefined;
+  ctx.facts.http = { status: input.status, statusText: input.statusText, ok: input.ok };
+  const body: StreamSource = input.body ?? "";
+  // A page, also a failed request's error page: its markup is no use to the model either way.
+  if (o.format === "auto" && isHtmlType(contentType)) {
+    return sourceIntake(body, contentType, o, input.url || undefined);
+  }
+  // Any other failed request's body is an error page more often than data (a 502 from a proxy
+  // in front of a JSON API): it is shown as text, with its status.
+  if (!input.ok) return sourceIntake(body, contentType, { ...o, format: "text" }, undefined);
+  const intake = await sourceIntake(body, contentType, o, input.url || undefined);
+  // A 1xx body (none, in practice) stays text.
+  return intake;
+}
+
+async function commandIntake(
+  input: CommandOutput,
+  o: IntakeOptions,
+  ctx: RunContext,
+): Promise<Intake> {
+  ctx.facts.kind = "command";
+  ctx.facts.format = "command";
+  const streams: Array<[SectionName, StreamSource]> = [];
+  for (const name of ["stdout", "stderr"] as const) {
+    let source: StreamSource | undefined;
+    try {
+      source = input[name];
+    } catch (cause) {
+      // A throwing getter: the stream failed before it could be read.
+      streams.push([name, failing(cause)]);
+      continue;
     }
-    // Any other failed request's body is an error page more often than data (a 502 from a
-    // proxy in front of a JSON API): the text path shows it with its status.
-    if (!input.ok) return { kind: "text", input };
-    const http = { httpStatus: input.status, httpFailed: !input.ok };
-    const format = declared ?? formatOfType(contentType);
-    if (format) return { kind: "structured", input: { source: input.body ?? "", format }, ...http };
-    if (!sniffable(contentType) || input.body === null || input.status < 200)
-      return { kind: "text", input };
-    const src = openSource(input.body);
-    const { head, text, ended, failure } = await peek(src, Math.min(PEEK_BYTES, options.maxBytes));
-    const found = sniffFormat(text);
-    const sniffed = found && headHoldsUp(text, found, ended) ? found : undefined;
-    const again = replay(head, src, failure);
-    if (!sniffed && options.format === "auto" && looksLikeHtml(text)) {
-      return { kind: "html", source: asIterable(again), contentType, response: input };
-    }
-    if (sniffed) {
+    if (source !== undefined) streams.push([name, source]);
+  }
+  const budget = createByteBudget(
+    o.maxBytes,
+    streams.map(([name, src]) => ({ name, size: knownSize(src) })),
+  );
+  // Refuse a locked stream before opening the other one, so nothing is left half-read.
+  for (const [, src] of streams) assertReadable(src);
+  // Both streams are peeked at once: a writer blocked on one pipe must not stall the other.
+  const sections = await Promise.all(
+    streams.map(async ([name, src]): Promise<OpenedSection> => {
+      const reader = readerOf(name, src, budget, o);
+      const head = await peek(reader, SNIFF_BYTES);
+      const sniffed: Sniffed =
+        typeof src === "string"
+          ? { kind: "text", encoding: "utf-8" }
+          : sniff(concat(head, SNIFF_BYTES), undefined);
+      return { name, reader: replay(head, reader), sniffed };
+    }),
+  );
+  return { route: "lines", sections, settle: () => settleOutcome(input, ctx) };
+}
+
+/** A host object that throws when it is looked at: a command whose streams failed. */
+function failedCommand(cause: unknown, o: IntakeOptions, ctx: RunContext): Intake {
+  ctx.facts.kind = "command";
+  ctx.facts.format = "command";
+  const reader = readerOf("stdout", failing(cause), createByteBudget(o.maxBytes), o);
+  return {
+    route: "lines",
+    sections: [{ name: "stdout", reader, sniffed: { kind: "text", encoding: "utf-8" } }],
+    settle: () => settleOutcome({ stdout: "" }, ctx),
+  };
+}
+
+/** An async iterable that throws `cause` when read. */
+function failing(cause: unknown): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator]() {
       return {
-        kind: "structured",
-        input: { source: again, format: sniffed, sniffed: true },
-        ...http,
+        next: () => Promise.reject(cause),
       };
-    }
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const chunk = await again.read();
-        if (chunk === undefined) controller.close();
-        else controller.enqueue(chunk);
-      },
-      cancel: () => again.cancel(),
-    });
-    return {
-      kind: "text",
-      input: new Response(body, {
-        status: input.status,
-        statusText: input.statusText,
-        headers: input.headers,
-      }),
-    };
+    },
+  };
+}
+
+/** Bytes a source will produce, when that is known before reading (at most, for a string). */
+function knownSize(source: StreamSource): number | undefined {
+  try {
+    if (typeof source === "string") return source.length * 3;
+    if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return source.byteLength;
+    if (typeof Blob !== "undefined" && source instanceof Blob) return source.size;
+  } catch {
+    // A detached buffer: its size is unknown (reading it fails and is reported).
   }
-  const source = input as StreamSource;
-  if (options.format === "auto" && isHtmlType(options.contentType)) {
-    return { kind: "html", source, contentType: options.contentType };
-  }
-  const format = declared ?? formatOfType(options.contentType);
-  if (format) return { kind: "structured", input: { source, format } };
-  if (!sniffable(options.contentType)) return { kind: "text", input };
-  // Sources that can be read again are looked at in place, and may fall back to text.
-  let head: string | undefined;
-  if (typeof source === "string") head = source.slice(0, SNIFF_CHARS);
-  else if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-    const bytes =
-      source instanceof ArrayBuffer
-        ? new Uint8Array(source, 0, Math.min(source.byteLength, SNIFF_CHARS))
-        : new Uint8Array(
-            source.buffer,
-            source.byteOffset,
-            Math.min(source.byteLength, SNIFF_CHARS),
-          );
-    head = new TextDecoder().decode(bytes);
-  } else if (typeof Blob !== "undefined" && source instanceof Blob) {
-    head = new TextDecoder().decode(await source.slice(0, SNIFF_CHARS).arrayBuffer());
-  }
-  if (head !== undefined) {
-    if (options.format === "auto" && looksLikeHtml(head)) {
-      return { kind: "html", source, contentType: options.contentType };
-    }
-    const sniffed = sniffFormat(head.replace(/^\uFEFF/, ""));
-    return sniffed
-      ? { kind: "structured", input: { source, format: sniffed, sniffed: true }, fallback: input }
-      : { kind: "text", input };
-  }
-  // A stream: peek, then replay what was read in front of the rest.
-  const src = openSource(source);
-  const peeked = await peek(src, Math.min(PEEK_BYTES, options.maxBytes));
-  const again = replay(peeked.head, src, peeked.failure);
-  const found = sniffFormat(peeked.text);
-  const sniffed = found && headHoldsUp(peeked.text, found, peeked.ended) ? found : undefined;
-  if (!sniffed && options.format === "auto" && looksLikeHtml(peeked.text)) {
-    return { kind: "html", source: asIterable(again), contentType: options.contentType };
-  }
-  if (sniffed)
-    return { kind: "structured", input: { source: again, format: sniffed, sniffed: true } };
-  return { kind: "text", input: asIterable(again) };
+  return undefined;
 }

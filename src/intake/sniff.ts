@@ -46,6 +46,9 @@ function weak(bytes: readonly number[]): boolean {
 const BINARY_TYPES =
   /^(?:image\/(?!svg)|audio\/|video\/|font\/|application\/(?:octet-stream|pdf|zip|gzip|x-|vnd\.(?!.*(?:json|xml))|wasm|zstd))/i;
 
+/** A media type as RFC 6838 names them: `type/subtype`, restricted characters, bounded. */
+const PLAIN_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}$/;
+
 function matches(head: Uint8Array, sig: { bytes: readonly number[]; at?: number }): boolean {
   const at = sig.at ?? 0;
   if (head.byteLength < at + sig.bytes.length) return false;
@@ -66,7 +69,13 @@ export function sniff(head: Uint8Array, contentType?: string): Sniffed {
     return { kind: "binary", mime: sig.mime };
   }
   const declared = contentType?.split(";")[0]?.trim().toLowerCase();
-  if (declared && BINARY_TYPES.test(declared)) return { kind: "binary", mime: declared };
+  if (declared && BINARY_TYPES.test(declared)) {
+    // A declared type is the host's or the server's text: only a plain type/subtype is repeated.
+    return {
+      kind: "binary",
+      mime: PLAIN_TYPE.test(declared) ? declared : "application/octet-stream",
+    };
+  }
   if (looksBinary(head)) return { kind: "binary", mime: "application/octet-stream" };
   return { kind: "text", encoding: "utf-8" };
 }
@@ -92,4 +101,73 @@ function looksBinary(head: Uint8Array): boolean {
   for (let i = text.indexOf("\uFFFD"); i !== -1; i = text.indexOf("\uFFFD", i + 1)) invalid++;
   const odd = suspicious + invalid;
   return odd >= 8 && odd / head.byteLength > 0.3;
+}
+
+/** A structured format of records. */
+export type StructuredFormat = "json" | "ndjson" | "csv" | "tsv";
+
+/** The media type without parameters, lower-cased. */
+export function mediaType(contentType: string | undefined): string | undefined {
+  const type = contentType?.split(";")[0]?.trim().toLowerCase();
+  return type === "" ? undefined : type;
+}
+
+/** The format a media type names, if it names a structured one. */
+export function formatOfType(contentType: string | undefined): StructuredFormat | undefined {
+  const type = mediaType(contentType);
+  if (!type) return undefined;
+  if (/(?:nd|x-nd|jsonl|json-seq|jsonlines|x-jsonlines)$|ndjson|jsonl/.test(type)) return "ndjson";
+  if (type === "application/json" || type.endsWith("+json") || type === "text/json") return "json";
+  if (type === "text/csv" || type === "application/csv") return "csv";
+  if (type === "text/tab-separated-values") return "tsv";
+  return undefined;
+}
+
+/** A media type that says HTML. */
+export function isHtmlType(contentType: string | undefined): boolean {
+  const type = mediaType(contentType);
+  return type === "text/html" || type === "application/xhtml+xml";
+}
+
+/** A declared content type that may still hide JSON or HTML (none, or plain text). */
+export function isSniffable(contentType: string | undefined): boolean {
+  const type = mediaType(contentType);
+  return type === undefined || type === "text/plain";
+}
+
+/** The start of an HTML document: a doctype or an `<html>` tag, after comments and spaces. */
+export function looksLikeHtml(head: string): boolean {
+  // Comments are skipped one by one with a bounded search, never a lazy regex over the head.
+  let at = 0;
+  const text = head.charCodeAt(0) === 0xfeff ? head.slice(1) : head;
+  for (;;) {
+    while (at < text.length && /\s/.test(text[at] as string)) at++;
+    if (!text.startsWith("<!--", at)) break;
+    const end = text.indexOf("-->", at + 4);
+    if (end === -1) return false;
+    at = end + 3;
+  }
+  return /^<(?:!doctype\s+html|html[\s>])/i.test(text.slice(at, at + 32));
+}
+
+/**
+ * Sniffs JSON or NDJSON from the first characters of a text; undefined means text. Cautious: a
+ * log line that starts with `[2026-11-30 …]` or `{date}` must stay text, so JSON needs `[`
+ * followed by `{`, `[`, `"` or `]`, or `{` followed by `"` or `}`. Whether the text then holds
+ * up as JSON is for the decoder to find out (it falls back to text while it still can).
+ */
+export function sniffFormat(head: string): StructuredFormat | undefined {
+  const start = head.search(/\S/);
+  if (start === -1) return undefined;
+  const rest = head.slice(start);
+  if (/^\[\s*(?:[[{"\]]|$)/.test(rest.slice(0, 64))) return "json";
+  if (!/^\{\s*(?:"|\}|$)/.test(rest.slice(0, 64))) return undefined;
+  // One object a line: NDJSON (whether each line parses is the decoder's to find out).
+  const newline = rest.indexOf("\n");
+  if (newline !== -1) {
+    const first = rest.slice(0, newline).trim();
+    const second = rest.slice(newline + 1, newline + 65).trimStart();
+    if (first.endsWith("}") && second.startsWith("{")) return "ndjson";
+  }
+  return "json";
 }

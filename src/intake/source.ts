@@ -1,5 +1,5 @@
-import { AirlockError } from "../errors/codes.js";
-import type { StreamSource } from "../options/compile.js";
+import { AirlockError } from "../errors/airlock-error.js";
+import type { StreamSource } from "./input.js";
 
 /** Pieces larger than this are handed downstream in slices, so no stage ever sees a huge chunk. */
 export const SLICE_BYTES = 1 << 20;
@@ -171,4 +171,32 @@ export function openSource(source: StreamSource): ByteSource {
     "input/unsupported",
     "intake: unsupported source (expected string, Uint8Array, ArrayBuffer, Blob, ReadableStream or an async iterable of bytes)",
   );
+}
+
+/**
+ * A source that fails on its first read: what a host input that throws when it is opened (a
+ * detached buffer, a throwing iterator factory) becomes, so the failure is reported in the
+ * result like any other read failure, never thrown.
+ */
+export function failingSource(cause: unknown): ByteSource {
+  return {
+    size: undefined,
+    async read() {
+      throw cause;
+    },
+    async cancel() {},
+  };
+}
+
+/**
+ * Opens a host source. A type airlock cannot read is a programmer error (thrown); anything else
+ * the host's object throws is the source failing (reported).
+ */
+export function openHostSource(source: StreamSource): ByteSource {
+  try {
+    return openSource(source);
+  } catch (cause) {
+    if (cause instanceof AirlockError) throw cause;
+    return failingSource(cause);
+  }
 }

@@ -1,16 +1,8 @@
-import { continuesEvidence, type Severity } from "./evidence.js";
+import type { EvidenceHints, LineSink } from "../pipeline/flow.js";
+import type { Severity, Unit } from "../pipeline/unit.js";
+import { continuesEvidence, evidenceHints } from "./evidence.js";
 
-/** One kept line, or a run of identical lines folded into one. */
-export interface Unit {
-  /** 1-based line number of the first line. */
-  readonly index: number;
-  text: string;
-  /** How many identical consecutive lines this unit stands for (1 = no repeat). */
-  repeat: number;
-  severity: Severity;
-  /** Characters cut from the middle of this line by the decoder's line cap. */
-  readonly omittedChars: number;
-}
+export type { Unit };
 
 /** A piece of evidence: the lines that matched and the context around them. */
 export interface Group {
@@ -55,7 +47,7 @@ export interface Kept {
   readonly complete: boolean;
 }
 
-export interface Keeper {
+export interface Keeper extends LineSink {
   line(text: string, severity: Severity, omittedChars: number): void;
   /**
    * `count` lines the decoder did not materialise because they cannot be kept: they are counted,
@@ -69,6 +61,7 @@ export interface Keeper {
   skippable(template: number, pending: number): boolean;
   /** True while every line is needed: the head is filling or an evidence group is open. */
   readonly eager: boolean;
+  readonly hints: EvidenceHints;
   finish(): Kept;
 }
 
@@ -402,6 +395,7 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     line,
     skip,
     skippable,
+    hints: evidenceHints(limits.tailChars, templateOf),
     get eager() {
       return headOpen || open !== undefined;
     },

@@ -1,81 +1,98 @@
 /**
- * The record keeper: the structured counterpart of the line keeper. Records stream past; it
- * holds the first page's candidates only (the top of the view order within a character budget),
- * so memory is O(budget) whatever the input. Error records and the others are held apart, each
- * up to the budget, because the view shows every error record before any other.
+ * The records policy of the keeper. Records are shown in view order, so that cursors can page:
+ * evidence first (fatal, then error, then warning; among equals by the sort, then by position),
+ * then the others by the tool's sort or in input order. Of an unsorted stream it also keeps the
+ * tail, as the lines policy does for a log: the last records are often where it ended. Memory is
+ * O(budget): each lane holds a few budgets' worth of characters, whatever the input.
  */
-import type { JsonValue } from "../decode/json.js";
-import { compareSortValues, type Sort } from "./order.js";
+import type { Unit } from "../pipeline/unit.js";
+import { compareSortValues, type Sort } from "./sort.js";
 
-/** A record as the keeper holds it: a display copy, its compact JSON, and where it came from. */
-export interface KeptRecord {
-  /** 0-based position in the input. */
-  readonly index: number;
-  readonly value: JsonValue;
-  readonly text: string;
-  readonly error: boolean;
-  /** 0 not an error, 1 error, 2 critical, 3 fatal: worse errors come first among the errors. */
-  readonly severity: number;
-  /** The sort key's values, read from the full record (not the shortened copy). */
-  readonly key: readonly (JsonValue | undefined)[];
+export interface ViewLimits {
+  /** Characters each lane (evidence, the others) holds at most. */
+  readonly chars: number;
+  readonly sort: Sort | undefined;
+  /** Evidence records come first. When false, severity does not order the view. */
+  readonly errorsFirst: boolean;
 }
 
-export interface RecordKeeper {
-  add(record: KeptRecord): void;
-  /** The held records in view order (errors first, then by sort or input order). */
-  finish(): KeptRecord[];
-  readonly errors: number;
+/** What the records keeper held when the input ended. */
+export interface KeptView {
+  /** Evidence records held, in view order. */
+  readonly evidence: readonly Unit[];
+  /** The first of the other records held, in view order (the top of the sort, or the head). */
+  readonly head: readonly Unit[];
+  /** The last of the other records, in input order (unsorted streams only). */
+  readonly tail: readonly Unit[];
+  /** Records offered. */
+  readonly total: number;
+  /** Records of any evidence severity, and of an error or worse. */
+  readonly evidenceTotal: number;
+  readonly errorsTotal: number;
+  /** True when every record offered is held. */
+  readonly complete: boolean;
+  /**
+   * Evidence records were let go: what is held of the view is not a prefix past the evidence,
+   * so no other record may be shown after it (a cursor would skip the dropped ones for good).
+   */
+  readonly evidenceDropped: boolean;
+}
+
+export interface ViewKeeper {
+  add(unit: Unit): void;
+  finish(): KeptView;
 }
 
 /**
- * Orders records: by severity (fatal, critical, error; among error records only, since others
- * are all 0), then by the sort (when given), then by input position.
+ * Orders records as the view shows them: by severity (only when evidence comes first), then by
+ * the sort when given, then by input position.
+ *
+ * @example
+ * units.sort(viewComparator(compileSort("updated_at desc"), true));
  */
-export function viewComparator(sort: Sort | undefined): (a: KeptRecord, b: KeptRecord) => number {
-  if (sort === undefined) return (a, b) => b.severity - a.severity || a.index - b.index;
-  return (a, b) =>
-    b.severity - a.severity || compareSortValues(sort, a.key, b.key) || a.index - b.index;
+export function viewComparator(
+  sort: Sort | undefined,
+  errorsFirst: boolean,
+): (a: Unit, b: Unit) => number {
+  const bySort = (a: Unit, b: Unit) =>
+    (sort === undefined ? 0 : compareSortValues(sort, a.key ?? [], b.key ?? [])) ||
+    a.index - b.index;
+  if (!errorsFirst) return bySort;
+  return (a, b) => b.severity - a.severity || bySort(a, b);
 }
 
 /**
- * A set of the best records under `chars` characters: a binary heap with the worst on top, so a
- * better record pushes the worst out. Holds at least one record.
+ * A set of the best units under `chars` characters: a binary heap with the worst on top, so a
+ * better unit pushes the worst out. Holds at least one.
  */
-class BestRecords {
-  private readonly heap: KeptRecord[] = [];
+class Best {
+  private readonly heap: Unit[] = [];
   private chars = 0;
-  /** Records offered and not held: once any is, what follows in the view is not a prefix. */
+  /** Units offered and not held. */
   dropped = 0;
   constructor(
     private readonly limit: number,
-    /** Negative when `a` comes first in the view. */
-    private readonly compare: (a: KeptRecord, b: KeptRecord) => number,
-    private readonly ordered: boolean,
+    private readonly compare: (a: Unit, b: Unit) => number,
   ) {}
 
-  add(record: KeptRecord): void {
-    // In input order with no sort, a later record never beats a held one: once full, stop.
-    if (this.ordered && this.chars >= this.limit && this.heap.length > 0) {
-      this.dropped++;
-      return;
-    }
-    this.push(record);
+  add(unit: Unit): void {
+    this.push(unit);
     while (this.chars > this.limit && this.heap.length > 1) this.pop();
   }
 
-  sorted(): KeptRecord[] {
+  sorted(): Unit[] {
     return [...this.heap].sort(this.compare);
   }
 
-  private push(record: KeptRecord): void {
+  private push(unit: Unit): void {
     const h = this.heap;
-    h.push(record);
-    this.chars += record.text.length;
+    h.push(unit);
+    this.chars += unit.text.length;
     let i = h.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (this.compare(h[i] as KeptRecord, h[parent] as KeptRecord) <= 0) break;
-      [h[i], h[parent]] = [h[parent] as KeptRecord, h[i] as KeptRecord];
+      if (this.compare(h[i] as Unit, h[parent] as Unit) <= 0) break;
+      [h[i], h[parent]] = [h[parent] as Unit, h[i] as Unit];
       i = parent;
     }
   }
@@ -83,8 +100,8 @@ class BestRecords {
   private pop(): void {
     this.dropped++;
     const h = this.heap;
-    const top = h[0] as KeptRecord;
-    const last = h.pop() as KeptRecord;
+    const top = h[0] as Unit;
+    const last = h.pop() as Unit;
     this.chars -= top.text.length;
     if (h.length === 0) return;
     h[0] = last;
@@ -93,44 +110,89 @@ class BestRecords {
       const l = 2 * i + 1;
       const r = l + 1;
       let worst = i;
-      if (l < h.length && this.compare(h[l] as KeptRecord, h[worst] as KeptRecord) > 0) worst = l;
-      if (r < h.length && this.compare(h[r] as KeptRecord, h[worst] as KeptRecord) > 0) worst = r;
+      if (l < h.length && this.compare(h[l] as Unit, h[worst] as Unit) > 0) worst = l;
+      if (r < h.length && this.compare(h[r] as Unit, h[worst] as Unit) > 0) worst = r;
       if (worst === i) return;
-      [h[i], h[worst]] = [h[worst] as KeptRecord, h[i] as KeptRecord];
+      [h[i], h[worst]] = [h[worst] as Unit, h[i] as Unit];
       i = worst;
     }
   }
 }
 
+/** Share of the others' characters the head of an unsorted stream takes; the tail gets the rest. */
+const HEAD_SHARE = 0.6;
+
 /**
  * @example
- * const keeper = createRecordKeeper({ chars: 32_000, sort: compileSort("updated_at desc"), errorsFirst: true });
+ * const keeper = createViewKeeper({ chars: 32_000, sort: undefined, errorsFirst: true });
+ * keeper.add(unit);
+ * keeper.finish().evidence; // the evidence records, worst first
  */
-export function createRecordKeeper(limits: {
-  readonly chars: number;
-  readonly sort: Sort | undefined;
-  readonly errorsFirst: boolean;
-}): RecordKeeper {
-  const compare = viewComparator(limits.sort);
-  const ordered = limits.sort === undefined;
-  // Errors are ranked by severity even without a sort: a later fatal outranks an earlier error.
-  const errors = new BestRecords(limits.chars, compare, false);
-  const others = new BestRecords(limits.chars, compare, ordered);
-  let errorCount = 0;
+export function createViewKeeper(limits: ViewLimits): ViewKeeper {
+  const compare = viewComparator(limits.sort, limits.errorsFirst);
+  const evidence = new Best(limits.chars, compare);
+  const sorted = limits.sort !== undefined ? new Best(limits.chars, compare) : undefined;
+  // Unsorted: the head in input order (a later record never beats a held one), and a tail ring.
+  const head: Unit[] = [];
+  let headChars = 0;
+  const headLimit = Math.floor(limits.chars * HEAD_SHARE);
+  const tailLimit = limits.chars - headLimit;
+  let tail: Unit[] = [];
+  let tailStart = 0;
+  let tailChars = 0;
+  let droppedOthers = 0;
+  let total = 0;
+  let evidenceTotal = 0;
+  let errorsTotal = 0;
+
+  function addOther(unit: Unit): void {
+    if (sorted) {
+      sorted.add(unit);
+      return;
+    }
+    if (tailStart === tail.length && headChars + unit.text.length <= headLimit) {
+      head.push(unit);
+      headChars += unit.text.length;
+      return;
+    }
+    tail.push(unit);
+    tailChars += unit.text.length;
+    while (tailChars > tailLimit && tail.length - tailStart > 1) {
+      tailChars -= (tail[tailStart] as Unit).text.length;
+      tailStart++;
+      droppedOthers++;
+    }
+    // Compact the ring now and then so the array does not grow with the input.
+    if (tailStart > 1024 && tailStart * 2 > tail.length) {
+      tail = tail.slice(tailStart);
+      tailStart = 0;
+    }
+  }
+
   return {
-    add(record) {
-      if (record.error) errorCount++;
-      if (record.error && limits.errorsFirst) errors.add(record);
-      else others.add(record);
+    add(unit) {
+      total++;
+      if (unit.severity > 0) evidenceTotal++;
+      if (unit.severity >= 2) errorsTotal++;
+      if (unit.severity > 0 && limits.errorsFirst) evidence.add(unit);
+      else addOther(unit);
     },
     finish() {
-      // The held records must be a prefix of the view: when error records were let go, none of
-      // the others may follow them (a cursor would skip the dropped errors for good).
-      if (errors.dropped > 0) return errors.sorted();
-      return [...errors.sorted(), ...others.sorted()];
-    },
-    get errors() {
-      return errorCount;
+      const evidenceDropped = evidence.dropped > 0;
+      const others = sorted ? sorted.sorted() : head;
+      const rest = sorted ? [] : tail.slice(tailStart);
+      const dropped = evidence.dropped + (sorted ? sorted.dropped : droppedOthers);
+      return {
+        evidence: evidence.sorted(),
+        head: evidenceDropped ? [] : others,
+        // The tail is the end of the view whatever was dropped before it: a cursor stops short of it.
+        tail: rest,
+        total,
+        evidenceTotal,
+        errorsTotal,
+        complete: dropped === 0,
+        evidenceDropped,
+      };
     },
   };
 }

@@ -1,67 +1,23 @@
 import type { ContractOptions } from "../contract/contract.js";
 import { compileProjection, type Projection } from "../contract/project.js";
-import { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits } from "../decode/structured.js";
-import { AirlockError } from "../errors/codes.js";
+import { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits } from "../decode/records.js";
+import { AirlockError } from "../errors/airlock-error.js";
 import { applySpotlight, DEFAULT_DATAMARK, type SpotlightMode } from "../fence/spotlight.js";
 import type { TokenCounter, TokenizerName } from "../fit/tokenizer.js";
-import { compileSort, type Sort } from "../keep/order.js";
+import type { CommandOutput, InputFormat, ShapeInput, StreamSource } from "../intake/input.js";
+import { compileSort, type Sort } from "../keep/sort.js";
 import type { FingerprintKey } from "../redact/fingerprint.js";
 import { createRedactor, type RedactOptions, type Redactor } from "../redact/redact.js";
 import type { EnvelopeMode } from "../render/envelope.js";
-import type { Summarizer } from "../shape-structured.js";
+import type { Summarizer } from "../render/records.js";
 import type { ResultStore } from "../store/store.js";
 
 /** Redaction inside `shape()`: the options of `redact()`, plus keyed fingerprints. */
+export type { CommandOutput, InputFormat, ShapeInput, StreamSource };
+
 export interface ShapeRedactOptions extends RedactOptions {
   /** HMAC key: `meta.redactions.fingerprints` then lists a keyed hash of each secret (up to 64). */
   readonly fingerprintKey?: FingerprintKey;
-}
-
-/** Anything `shape()` can read. */
-export type ShapeInput =
-  | string
-  | Uint8Array
-  | ArrayBuffer
-  | Blob
-  | ReadableStream<Uint8Array>
-  | AsyncIterable<Uint8Array | string>
-  | Response
-  | CommandOutput
-  /** An already-parsed value (an API response, query rows): shaped as structured data. */
-  | readonly unknown[]
-  | { readonly [key: string]: unknown }
-  | number
-  | boolean;
-
-/** How the input is read: `auto` (default) follows the content type, then sniffs JSON. */
-export type InputFormat = "auto" | "text" | "json" | "ndjson" | "csv" | "tsv";
-
-/**
- * A byte or text source. An async iterable of chunks covers Node streams (`child.stdout`) and
- * generators; a `ReadableStream` covers `fetch` bodies and Web streams.
- */
-export type StreamSource =
-  | string
-  | Uint8Array
-  | ArrayBuffer
-  | Blob
-  | ReadableStream<Uint8Array>
-  | AsyncIterable<Uint8Array | string>;
-
-/**
- * What a command produced. The exit code and signal may be promises, so the pipes can be read
- * while the command runs (awaiting the exit first can deadlock a command that fills a pipe).
- *
- * @example
- * const child = spawn("npm", ["test"]);
- * const exitCode = new Promise<number | null>((done) => child.on("close", done));
- * await shape({ stdout: child.stdout, stderr: child.stderr, exitCode }, { tool: "npm test" });
- */
-export interface CommandOutput {
-  readonly stdout: StreamSource;
-  readonly stderr?: StreamSource;
-  readonly exitCode?: number | null | Promise<number | null>;
-  readonly signal?: string | null | Promise<string | null>;
 }
 
 export interface ShapeOptions {

@@ -1,8 +1,6 @@
 import type { ShapedErrorCode } from "../errors/codes.js";
-import type { SpotlightMode } from "../fence/spotlight.js";
 import type { Removed as HtmlRemoved } from "../html/tree.js";
-import type { Aggregates } from "../keep/aggregate.js";
-import type { InvisibleCounts } from "../redact/invisible.js";
+import type { Aggregates } from "./aggregates.js";
 
 /** What `shape()` returns: exactly what the model reads, plus an audit of how it was made. */
 export interface Shaped {
@@ -84,6 +82,20 @@ export interface BinaryInfo {
 export interface ShapedMeta {
   /** The input kind that was shaped: `structured` for JSON, NDJSON, CSV and already-parsed values. */
   readonly kind: "text" | "command" | "binary" | "structured";
+  /**
+   * What the input was: `html` for a web page, `markdown` when declared so, `command` for a
+   * command's output, the structured format, `binary`, else `text` (a log, plain output).
+   */
+  readonly format?:
+    | "text"
+    | "markdown"
+    | "html"
+    | "command"
+    | "json"
+    | "ndjson"
+    | "csv"
+    | "tsv"
+    | "binary";
   /** Total bytes read across all sources. */
   readonly bytes: number;
   /** Total lines read across text sources. */
@@ -119,20 +131,14 @@ export interface ShapedMeta {
   /** Invisible and control characters removed, by class; absent when `invisible: false`. */
   readonly invisible?: InvisibleCounts & { readonly count: number };
   /** A web page's facts and what `htmlToText` removed (for HTML input). */
-  readonly html?: {
-    readonly title?: string;
-    readonly byline?: string;
-    readonly date?: string;
-    /** `main` when main content was found, else `full`. */
-    readonly mode: "main" | "full";
-    readonly charset: string;
-    /** Links listed at the end of the text. */
-    readonly links: number;
-    readonly removed: HtmlRemoved;
-    readonly capped: boolean;
-  };
+  readonly html?: HtmlFacts;
   /** What happened to the records of a structured result (absent for text). */
   readonly records?: StructuredMeta;
+  /**
+   * Parts of the input that could not be shown as what they claimed to be, and what was done
+   * instead (JSON that strict parsing refused, shown as text; a limit that bit).
+   */
+  readonly degraded?: ReadonlyArray<{ readonly code: string; readonly message: string }>;
   /** Why `status` is `error`, when it is. */
   readonly error?: {
     readonly code: ShapedErrorCode;
@@ -160,6 +166,9 @@ export interface StructuredMeta {
   /** Records that report an error or failure, and how many of them are shown. */
   readonly errors: number;
   readonly errorsShown: number;
+  /** Records of any evidence severity (warnings included), and how many of them are shown. */
+  readonly evidence?: number;
+  readonly evidenceShown?: number;
   /** Records refused by a limit (or malformed, in NDJSON), by code; not counted in `total`. */
   readonly refused: Readonly<Record<string, number>>;
   /** The sort applied before the cut. */
@@ -193,4 +202,40 @@ export interface StructuredMeta {
     readonly unterminatedQuote: boolean;
     readonly delimiter: string;
   };
+}
+
+/** How the untrusted text is marked (Spotlighting): see `fence/spotlight.ts`. */
+export type SpotlightMode = "fence" | "datamark" | "base64";
+
+/** Invisible and control characters removed, by class. */
+export interface InvisibleCounts {
+  /** Bidirectional controls (U+202A–202E, U+2066–2069, LRM, RLM, ALM). */
+  bidi: number;
+  /** Zero-width characters (U+200B–200D, U+2060, U+FEFF, U+180E); a joiner inside an emoji stays. */
+  zeroWidth: number;
+  /** Unicode tag characters (U+E0000–E007F), which can spell hidden ASCII. */
+  tag: number;
+  /** C0 and C1 control characters other than tab, line feed and carriage return, and DEL. */
+  control: number;
+  /**
+   * Other invisibles: soft hyphen, combining grapheme joiner, Hangul fillers, invisible math
+   * operators (U+2061–2064), deprecated format characters (U+206A–206F), interlinear annotation
+   * marks (U+FFF9–FFFB), variation selectors (except one that gives an emoji or keycap its
+   * presentation).
+   */
+  other: number;
+}
+
+/** A web page's facts (cleaned like its text) and what `htmlToText` removed. */
+export interface HtmlFacts {
+  readonly title?: string;
+  readonly byline?: string;
+  readonly date?: string;
+  /** `main` when main content was found, else `full`. */
+  readonly mode: "main" | "full";
+  readonly charset: string;
+  /** Links listed at the end of the text. */
+  readonly links: number;
+  readonly removed: HtmlRemoved;
+  readonly capped: boolean;
 }

@@ -20,6 +20,8 @@ export interface CleanStats {
   readonly invisible: InvisibleCounts;
   /** Secrets replaced, by rule. */
   readonly redactions: Record<string, number>;
+  /** (rule, value) pairs kept for keyed fingerprints, up to `keepValues`. */
+  readonly values?: Array<readonly [string, string]>;
   /** Base64 blobs and data URIs replaced by placeholders, and their decoded bytes. */
   blobs: number;
   blobBytes: number;
@@ -39,6 +41,8 @@ export interface CleanOptions {
   readonly invisible: boolean;
   /** Blobs up to this many decoded bytes get a SHA-256 in their placeholder. */
   readonly hashLimit: number;
+  /** (rule, value) pairs to keep in `stats.values` for fingerprints. Default 0. */
+  readonly keepValues?: number;
 }
 
 // Anything but printable ASCII, tab and line breaks: the full pass (which also NFC-normalises)
@@ -166,7 +170,7 @@ export function cleanRecord(
   const done = (): JsonValue => {
     const cleaned = holder[0] as JsonValue;
     if (options.redactor === undefined) return cleaned;
-    return redactRecord(cleaned, options.redactor, stats, out);
+    return redactRecord(cleaned, options.redactor, stats, options.keepValues ?? 0, out);
   };
   // Only a blob's hash makes cleaning wait.
   return pending.length === 0 ? done() : Promise.all(pending).then(done);
@@ -209,8 +213,11 @@ export function cleanRecord(
       // next word to an `n`: such strings are also redacted as they are.
       if (options.redactor !== undefined && JSON_ESCAPED.test(text)) {
         const own = options.redactor(text);
-        for (const f of own.findings)
+        for (const f of own.findings) {
           stats.redactions[f.rule] = (stats.redactions[f.rule] ?? 0) + 1;
+          if (stats.values && stats.values.length < (options.keepValues ?? 0))
+            stats.values.push([f.rule, text.slice(f.start, f.end)]);
+        }
         text = own.text;
       }
       if (text !== value) put(container, key, text);
@@ -328,6 +335,7 @@ function redactRecord(
   record: JsonValue,
   redactor: Redactor,
   stats: CleanStats,
+  keep: number,
   out?: { text?: string | undefined },
 ): JsonValue {
   const text = JSON.stringify(record);
@@ -336,7 +344,11 @@ function redactRecord(
     if (out) out.text = text;
     return record;
   }
-  for (const f of found) stats.redactions[f.rule] = (stats.redactions[f.rule] ?? 0) + 1;
+  for (const f of found) {
+    stats.redactions[f.rule] = (stats.redactions[f.rule] ?? 0) + 1;
+    if (stats.values && stats.values.length < keep)
+      stats.values.push([f.rule, text.slice(f.start, f.end)]);
+  }
   if (typeof record === "string") return redactor(record).text || `[REDACTED:${found[0]?.rule}]`;
   const { leaves } = serialise(record);
   // The rule of the finding that touches each leaf (first one wins).

@@ -1,4 +1,4 @@
-import { AirlockError } from "../errors/codes.js";
+import { AirlockError } from "../errors/airlock-error.js";
 import { createRedactor, type Finding, type RedactOptions } from "./redact.js";
 
 /** A key for keyed fingerprints: raw bytes, a string (UTF-8), or an HMAC `CryptoKey`. */

@@ -1,25 +1,11 @@
+import type { InvisibleCounts } from "../pipeline/shaped.js";
+
 /**
  * Characters that change what a person sees without being seen: they let content hide
  * instructions from the reviewer while the model still reads them. Each class is removed and
  * counted; the text is then NFC-normalised.
  */
-export interface InvisibleCounts {
-  /** Bidirectional controls (U+202A–202E, U+2066–2069, LRM, RLM, ALM). */
-  bidi: number;
-  /** Zero-width characters (U+200B–200D, U+2060, U+FEFF, U+180E); a joiner inside an emoji stays. */
-  zeroWidth: number;
-  /** Unicode tag characters (U+E0000–E007F), which can spell hidden ASCII. */
-  tag: number;
-  /** C0 and C1 control characters other than tab, line feed and carriage return, and DEL. */
-  control: number;
-  /**
-   * Other invisibles: soft hyphen, combining grapheme joiner, Hangul fillers, invisible math
-   * operators (U+2061–2064), deprecated format characters (U+206A–206F), interlinear annotation
-   * marks (U+FFF9–FFFB), variation selectors (except one that gives an emoji or keycap its
-   * presentation).
-   */
-  other: number;
-}
+export type { InvisibleCounts };
 
 export interface Cleaned {
   readonly text: string;

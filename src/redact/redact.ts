@@ -1,4 +1,4 @@
-import { AirlockError } from "../errors/codes.js";
+import { AirlockError } from "../errors/airlock-error.js";
 import { createKeywordScanner, type Keyword } from "./keywords.js";
 import { PATH_RULES, PII_RULES, tenantRule } from "./optional.js";
 import { EXAMPLE_VALUES, PLACEHOLDER_VALUES, SECRET_RULES, type SecretRule } from "./rules.js";

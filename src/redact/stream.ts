@@ -1,4 +1,5 @@
 import { stripAnsi, WHOLE_ESCAPE } from "../decode/normalize.js";
+import type { TextFilter as PipelineTextFilter } from "../pipeline/flow.js";
 import { type InvisibleCounts, stripInvisible } from "./invisible.js";
 import { apply, type Engine, isTokenChar, type RedactState, type Span } from "./redact.js";
 
@@ -17,7 +18,7 @@ export interface FilterStats {
  * waits for the next one, so a secret split between two chunks is whole when it is matched, and a
  * private key block carries its "inside" state from piece to piece.
  */
-export interface TextFilter {
+export interface TextFilter extends PipelineTextFilter {
   write(text: string): string;
   /** The rest. `cut` is true when the byte cap stopped the read: a token it split is removed. */
   end(cut: boolean): string;
@@ -31,6 +32,8 @@ export interface FilterOptions {
   readonly invisible: boolean;
   /** Keep this many (rule, value) pairs for fingerprints. Default 0. */
   readonly keepValues?: number;
+  /** Where the counts go (shared by every section of one result). Default: a fresh object. */
+  readonly stats?: FilterStats;
 }
 
 /** A line without a newline is redacted in pieces once it is this long... */
@@ -51,7 +54,7 @@ const CUT_TOKEN = /[A-Za-z0-9+/=_.~%:@-]{12,}$/;
 export function createTextFilter(options: FilterOptions): TextFilter {
   const { engine } = options;
   const keepValues = options.keepValues ?? 0;
-  const stats: FilterStats = {
+  const stats: FilterStats = options.stats ?? {
     redactions: {},
     invisible: { bidi: 0, zeroWidth: 0, tag: 0, control: 0, other: 0 },
     values: [],

@@ -20,8 +20,14 @@ import {
   type ValueSummary,
 } from "../keep/aggregate.js";
 
-/** 1412 → "1,412" (locale-free: the same text in every runtime). */
-function count(n: number): string {
+/**
+ * The one number format of prose (not markers, which use plain integers): 1412 → "1,412",
+ * locale-free, so the same text in every runtime.
+ *
+ * @example
+ * count(1412); // "1,412"
+ */
+export function count(n: number): string {
   const digits = String(Math.round(Math.abs(n)));
   let out = n < 0 ? "-" : "";
   for (let i = 0; i < digits.length; i++) {

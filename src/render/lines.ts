@@ -1,6 +1,5 @@
 import type { ShapedErrorCode } from "../errors/codes.js";
 import type { Kept, Unit } from "../keep/keeper.js";
-import type { BinaryInfo, Cut, SectionName } from "../pipeline/shaped.js";
 import {
   binaryMarker,
   capMarker,
@@ -10,7 +9,8 @@ import {
   repeatMarker,
   sectionMarker,
   summaryMarker,
-} from "./markers.js";
+} from "../pipeline/markers.js";
+import type { BinaryInfo, Cut, SectionName } from "../pipeline/shaped.js";
 
 /** One source after intake and keep: what the renderer and the fitter work from. */
 export interface ReadSection {

@@ -1,26 +1,18 @@
 /**
  * Rendering a structured result: the envelope's summary (counts, the view's order, what cleaning
  * did, aggregates, the envelope's other members, a generated summary), the metadata-only result
- * of refused input or a broken contract, a single document reduced step by step, and `meta`.
+ * of refused input or a broken contract, and a single document reduced step by step. What it
+ * returns is a request for the fit: candidate records in priority order and how to write the
+ * envelope for any prefix of them.
  */
-
-import type { CompiledContract, ContractViolation } from "../contract/contract.js";
-import type { JsonValue } from "../decode/json.js";
-import { stripAnsi } from "../decode/normalize.js";
-import type { IntakeResult } from "../decode/structured.js";
-import type { ShapedErrorCode } from "../errors/codes.js";
-import type { ResolvedTokenizer } from "../fit/tokenizer.js";
-import type { Aggregates } from "../keep/aggregate.js";
-import type { KeptRecord } from "../keep/view.js";
-import type { CompiledOptions } from "../options/compile.js";
-import type { Shaped, ShapedMeta, ShapedStatus, StructuredMeta } from "../pipeline/shaped.js";
-import type { createCleanStats } from "../redact/clean.js";
-import type { InvisibleCounts } from "../redact/invisible.js";
-import { stripInvisible } from "../redact/invisible.js";
-import { encodeCursor, type StoredResult } from "../store/store.js";
-import { describeAggregates, outline } from "./describe.js";
-import { type EnvelopeParts, fitEnvelope, type Presentation, recordsJson } from "./envelope.js";
-import { reduceValue, type ShortenStats, shorten, shrinkSteps } from "./reduce.js";
+import type { EnvelopeRequest } from "../fit/envelope.js";
+import type { KeptView } from "../keep/view.js";
+import type { RecordFacts } from "../pipeline/facts.js";
+import { cutText } from "../pipeline/text.js";
+import type { JsonValue, Unit } from "../pipeline/unit.js";
+import { describeAggregates, count as n, outline } from "./describe.js";
+import { type EnvelopeMode, type EnvelopeParts, recordsJson } from "./envelope.js";
+import { reduceValue, shorten, shrinkSteps } from "./reduce.js";
 
 /** What the host's summariser gets: the records shown, already capped and cleaned. */
 export interface SummarizeInput {
@@ -34,67 +26,45 @@ export interface SummarizeInput {
 /** A host function (a small model, say) that writes a summary; its output is marked generated and untrusted. */
 export type Summarizer = (input: SummarizeInput) => Promise<string>;
 
-/** Everything structured shaping needs from the shaper. */
-export interface StructuredRun {
-  readonly options: CompiledOptions;
-  readonly tokenizer: ResolvedTokenizer;
-  /** Set when the input came as a `Response`. */
-  readonly httpStatus?: number;
-  readonly httpFailed?: boolean;
-  /** The tool's compiled contract (loaded on demand with its validator). */
-  readonly contract?: CompiledContract;
+export interface RecordsRenderOptions {
+  readonly mode: EnvelopeMode;
+  readonly maxTokens: number;
+  readonly maxBytes: number;
+  readonly maxStringChars: number;
+  readonly errorsFirst: boolean;
+  readonly sort: string | undefined;
+  /** What to do for the records that were left out, when they were not stored. */
+  readonly next: string;
+  /** Whether a store was configured (a result too large for it says so). */
+  readonly storing: boolean;
+  readonly tool: string | undefined;
+  readonly summarize: Summarizer | undefined;
+  /** The one cleaner for tool-supplied strings. */
+  readonly clean: (text: string, max?: number) => string;
+  /** Writes the cursor for the records after `offset` of the view, up to `end`. */
+  readonly cursor: (handle: string, offset: number, end: number) => string;
 }
 
-export interface Facts {
-  readonly intake: IntakeResult;
-  readonly kept: readonly KeptRecord[];
-  readonly errors: number;
-  readonly aggregates: Aggregates | undefined;
-  readonly document: JsonValue | undefined;
-  readonly violation: ContractViolation | undefined;
-  readonly ids: readonly string[];
-  readonly stored: StoredResult | undefined;
-  readonly projectionDropped: number;
-  readonly projectionFields: ReadonlyMap<string, number>;
-  readonly contractDropped: number;
-  readonly shortened: ShortenStats;
-  readonly clean: ReturnType<typeof createCleanStats>;
-}
-
-const n = (x: number) => x.toLocaleString("en-US");
-
-/** A name that came from the tool (a dropped field's path, a CSV column), cleaned like content and capped. */
-export function cleanName(
-  name: string,
-  o: Pick<CompiledOptions, "redactor" | "invisible">,
-  max = 80,
-): string {
-  let clean = o.invisible ? stripInvisible(stripAnsi(name)).text : name;
-  if (o.redactor) clean = o.redactor(clean).text;
-  return clean.length <= max ? clean : `${cutText(clean, max)}…`;
+/** A records draft: what the fit tries, in order, and which units its candidates are. */
+export interface RecordsDraft {
+  readonly kind: "envelope";
+  /** Requests tried in order: the first that shows a record wins; the last is shown anyway. */
+  readonly requests: readonly EnvelopeRequest[];
+  /** The candidates of the first request, in priority order (undefined for a document). */
+  readonly candidates?: readonly Unit[];
+  /** The status of the result for the request that was fitted and the records it showed. */
+  readonly status: (
+    request: number,
+    shown: number,
+    reduced: boolean,
+  ) => "ok" | "partial" | "empty" | "error";
 }
 
 const PLAIN_PATH = /^[\w$@-]+(?:\[\*\])?(?:\.[\w$@-]+(?:\[\*\])?)*$/;
 
-/** The first `max` characters, never ending inside a surrogate pair. */
-function cutText(text: string, max: number): string {
-  const end =
-    text.charCodeAt(max - 1) >= 0xd800 && text.charCodeAt(max - 1) <= 0xdbff ? max - 1 : max;
-  return text.slice(0, end);
-}
-
 /** A cleaned name as prose shows it: JSON-quoted unless a plain path, so it cannot start a line. */
 function quoted(name: string): string {
   return PLAIN_PATH.test(name) ? name : JSON.stringify(name);
-}
-
-function formatName(intake: IntakeResult): string {
-  if (intake.format === "csv" || intake.format === "tsv") {
-    return `${intake.format.toUpperCase()}, ${n(intake.csv?.columns.length ?? 0)} columns`;
-  }
-  if (intake.format === "ndjson") return "NDJSON";
-  if (intake.envelope !== undefined) return `JSON array under "${intake.envelope}"`;
-  return intake.bytes === 0 ? "array" : "JSON array";
 }
 
 function topEntries(
@@ -105,147 +75,182 @@ function topEntries(
   return entries
     .sort((a, b) => b[1] - a[1])
     .slice(0, k)
-    .map(([name, count]) => `${quoted(name)} ${n(count)}`)
+    .map(([name, c]) => `${quoted(name)} ${n(c)}`)
     .join(", ");
 }
 
+function formatName(f: RecordFacts): string {
+  if (f.format === "csv" || f.format === "tsv") {
+    return `${f.format.toUpperCase()}, ${n(f.csv?.columns.length ?? 0)} columns`;
+  }
+  if (f.format === "ndjson") return "NDJSON";
+  if (f.envelope !== undefined) return `JSON array under "${f.envelope}"`;
+  return f.bytes === 0 ? "array" : "JSON array";
+}
+
 /** Prose about what was done to the records, shared by the first page and later pages. */
-export function cleaningNotes(f: {
-  readonly projectionDropped: number;
-  readonly projectionFields?: ReadonlyMap<string, number>;
-  readonly contractDropped: number;
-  readonly shortened: ShortenStats;
-  readonly clean: ReturnType<typeof createCleanStats>;
-}): string[] {
+export function cleaningNotes(
+  f: Pick<RecordFacts, "projection" | "contractDropped" | "shortened" | "blobs">,
+  secrets: number,
+  invisible: number,
+  clean: (text: string, max?: number) => string,
+): string[] {
   const notes: string[] = [];
-  if (f.projectionDropped > 0) {
+  if (f.projection.dropped > 0) {
     // Only names that read as plain field paths are named: any other key is tool text that
     // could say anything (the model can still ask read_result for fields by path).
-    const plain = new Map(
-      [...(f.projectionFields ?? [])].filter(([name]) => PLAIN_PATH.test(name)),
-    );
+    const plain = new Map<string, number>();
+    for (const [name, c] of f.projection.fields) {
+      const safe = clean(name, 80);
+      if (PLAIN_PATH.test(safe)) plain.set(safe, (plain.get(safe) ?? 0) + c);
+    }
     const top = topEntries(plain, 4);
     notes.push(
-      `${n(f.projectionDropped)} fields left out by the tool's field list${top ? ` (${top})` : ""}`,
+      `${n(f.projection.dropped)} fields left out by the tool's field list${top ? ` (${top})` : ""}`,
     );
   }
   if (f.contractDropped > 0)
     notes.push(`${n(f.contractDropped)} fields not in the tool's schema dropped`);
-  const secrets = Object.values(f.clean.redactions).reduce((a, b) => a + b, 0);
   if (secrets > 0) notes.push(`${n(secrets)} secrets redacted`);
-  if (f.clean.blobs > 0)
+  if (f.blobs.count > 0)
     notes.push(
-      `${n(f.clean.blobs)} base64/data-URI values replaced by {blob, mime, bytes, sha256}`,
+      `${n(f.blobs.count)} base64/data-URI values replaced by {blob, mime, bytes, sha256}`,
     );
   if (f.shortened.strings > 0)
     notes.push(`${n(f.shortened.strings)} long strings shortened in place`);
-  const hidden = Object.values(f.clean.invisible).reduce((a, b) => a + b, 0);
-  if (hidden > 0) notes.push(`${n(hidden)} invisible characters removed`);
+  if (invisible > 0) notes.push(`${n(invisible)} invisible characters removed`);
   return notes;
 }
 
-export async function render(f: Facts, run: StructuredRun): Promise<Shaped> {
-  const o = run.options;
-  const { intake } = f;
-  const how: Presentation = {
-    mode: o.envelope,
-    untrusted: o.untrusted,
-    tool: o.tool,
-    spotlight: o.spotlight,
-    datamark: o.datamark,
-  };
-  const refused = Object.values(intake.refused).reduce((a, b) => a + b, 0);
-  const failure = errorOf(f, run);
+/** Share of the room after the evidence that the head takes; the tail gets the rest. */
+const HEAD_SHARE = 0.6;
 
-  // Refused input or a broken contract: metadata only (ids and counts), never the data.
-  if (failure) {
-    const facts = [
-      `${failure.message}`,
-      intake.records
-        ? `${n(intake.count)} records read${intake.capped ? " before the byte cap" : ""}`
-        : "",
-      f.violation && f.ids.length > 0
-        ? `record ids: ${f.ids.map((id) => cleanId(id, o)).join(", ")}`
-        : "",
-    ].filter(Boolean);
-    const fitted = await fitEnvelope(
-      [],
-      (_, level) => ({
-        status: "error",
-        summary:
-          level === 0
-            ? facts.join("; ")
-            : level === 1
-              ? (facts[0] ?? "")
-              : `${cutText(facts[0] ?? "", 120)}…`,
-        data: undefined,
-      }),
-      how,
-      run.tokenizer,
-      o.maxTokens,
-      3,
-    );
-    return result(f, run, fitted, "error", 0, failure);
+/**
+ * The candidates in priority order: evidence in view order, then the head and the tail
+ * interleaved by their shares of characters, so any prefix of the order is a prefix of the
+ * evidence, or all of it with a prefix of the head and a suffix of the tail.
+ */
+export function candidatesOf(view: KeptView): Unit[] {
+  const order: Unit[] = [...view.evidence];
+  if (view.evidenceDropped) {
+    for (let i = view.tail.length - 1; i >= 0; i--) order.push(view.tail[i] as Unit);
+    return order;
   }
+  let h = 0;
+  let t = view.tail.length - 1;
+  let headChars = 0;
+  let tailChars = 0;
+  while (h < view.head.length || t >= 0) {
+    const takeHead =
+      t < 0 || (h < view.head.length && headChars * (1 - HEAD_SHARE) <= tailChars * HEAD_SHARE);
+    const unit = (takeHead ? view.head[h++] : view.tail[t--]) as Unit;
+    if (takeHead) headChars += unit.text.length;
+    else tailChars += unit.text.length;
+    order.push(unit);
+  }
+  return order;
+}
 
-  if (!intake.records) return renderDocument(f, run, how);
+/** How the first `k` candidates split into the lanes of the view. */
+function lanes(view: KeptView, k: number) {
+  const evidence = Math.min(k, view.evidence.length);
+  let head = 0;
+  let tail = 0;
+  if (k > evidence) {
+    const order = candidatesOf(view).slice(evidence, k);
+    const tails = new Set(view.tail);
+    for (const u of order) if (tails.has(u)) tail++;
+    head = order.length - tail;
+  }
+  return { evidence, head, tail };
+}
 
-  const total = intake.count;
-  const texts = f.kept.map((r) => r.text);
-  const notes = cleaningNotes(f);
+/** The shown records in the order the data lists them: evidence, head, then the tail in order. */
+export function shownInOrder(view: KeptView, k: number): Unit[] {
+  const l = lanes(view, k);
+  return [
+    ...view.evidence.slice(0, l.evidence),
+    ...view.head.slice(0, l.head),
+    ...view.tail.slice(view.tail.length - l.tail),
+  ];
+}
+
+export interface RecordsInput {
+  readonly view: KeptView;
+  readonly facts: RecordFacts;
+  readonly secrets: number;
+  readonly invisible: number;
+  /** Whether the HTTP request failed (the status is the tool's error). */
+  readonly failed: boolean;
+}
+
+/**
+ * @example
+ * const draft = await renderRecords({ view, facts, secrets: 0, invisible: 0, failed: false }, options);
+ */
+export async function renderRecords(
+  input: RecordsInput,
+  o: RecordsRenderOptions,
+): Promise<RecordsDraft> {
+  const f = input.facts;
+  const failure = f.refusal ?? f.violation;
+  if (failure) return metadataOnly(f, o, failure.message);
+  if (f.shape === "document") return renderDocument(input, o);
+  const { view } = input;
+  const total = f.count;
+  const refused = Object.values(f.refused).reduce((a, b) => a + b, 0);
+  const candidates = candidatesOf(view);
+  const texts = candidates.map((u) => u.text);
+  const notes = cleaningNotes(f, input.secrets, input.invisible, o.clean);
   const generated =
-    o.summarize && total > f.kept.length ? await summarise(f, run, texts) : undefined;
+    o.summarize && total > candidates.length ? await summarise(f, o, texts) : undefined;
+  const statusOf = (shown: number) =>
+    total === 0
+      ? refused > 0
+        ? "partial"
+        : "empty"
+      : total - shown > 0 || f.capped || refused > 0
+        ? "partial"
+        : "ok";
   const build = (shown: number, level: number, first?: string): EnvelopeParts => {
     const omitted = total - shown;
-    const status =
-      total === 0
-        ? refused > 0
-          ? "partial"
-          : "empty"
-        : omitted > 0 || intake.capped || refused > 0
-          ? "partial"
-          : "ok";
-    const data = recordsJson(
-      first !== undefined ? [first, ...texts.slice(1, shown)] : texts.slice(0, shown),
-    );
+    const status = statusOf(shown);
+    const inOrder = shownInOrder(view, shown).map((u) => u.text);
+    if (first !== undefined) inOrder[0] = first;
+    const data = recordsJson(inOrder);
+    const l = lanes(view, shown);
+    const end = total - l.tail;
+    const offset = l.evidence + l.head;
+    const cursor = f.handle !== undefined ? o.cursor(f.handle, offset, end) : undefined;
     if (level >= 4) {
       // The last resort for a tiny budget: counts only; the cursor stays in meta.
       return { status, summary: `${n(total)} records, ${n(shown)} shown`, data };
     }
     const parts: string[] = [];
-    parts.push(`${n(total)} records (${formatName(intake)})`);
+    parts.push(`${n(total)} records (${formatName(f)})`);
     if (omitted === 0) {
       if (total > 0) parts.push(total === 1 ? "shown" : "all shown");
     } else {
-      const order = [
-        f.errors > 0 && o.errorsFirst ? `error records first (${n(f.errors)} in all)` : "",
-        o.sort ? `sorted by ${o.sort.text}` : "in input order",
-      ]
-        .filter(Boolean)
-        .join(", then ");
-      parts.push(`showing ${n(shown)}: ${order}`);
+      parts.push(`showing ${n(shown)}: ${orderProse(f, o, l, total)}`);
     }
-    if (intake.capped)
+    if (f.capped)
       parts.push(
         `input cut at maxBytes (${n(o.maxBytes)} bytes): records after these were not read`,
       );
-    if (refused > 0) parts.push(`${n(refused)} records refused (${topEntries(intake.refused, 4)})`);
-    if (intake.textLines)
-      parts.push(`${n(intake.textLines)} lines that are not JSON kept as strings`);
-    if (intake.csv && intake.csv.ragged > 0)
-      parts.push(`${n(intake.csv.ragged)} rows with a different number of fields`);
-    if (intake.csv?.unterminatedQuote) parts.push("the input ends inside a quoted field");
+    if (refused > 0) parts.push(`${n(refused)} records refused (${topEntries(f.refused, 4)})`);
+    if (f.textLines) parts.push(`${n(f.textLines)} lines that are not JSON kept as strings`);
+    if (f.csv && f.csv.ragged > 0)
+      parts.push(`${n(f.csv.ragged)} rows with a different number of fields`);
+    if (f.csv?.unterminatedQuote) parts.push("the input ends inside a quoted field");
     if (first !== undefined)
       parts.push("the record shown is reduced to fit (shorter strings, fewer items)");
     if (level <= 1) parts.push(...notes);
     const lines = [parts.join("; ")];
-    if (level <= 2 && f.document !== undefined && intake.envelope !== undefined) {
+    if (level <= 2 && f.document !== undefined && f.envelope !== undefined) {
       const members = { ...(f.document as { [key: string]: JsonValue }) };
-      delete members[intake.envelope];
+      delete members[f.envelope];
       const around = JSON.stringify(shorten(members, 120));
-      if (around !== "{}") {
-        lines.push(`envelope: ${around.length > 600 ? `${cutText(around, 600)}…` : around}`);
-      }
+      if (around !== "{}") lines.push(`envelope: ${cutText(around, 600, "…")}`);
     }
     if (omitted > 0 && f.aggregates && level <= 1) {
       const maxChars = Math.floor(o.maxTokens * (level === 0 ? 0.8 : 0.4));
@@ -254,109 +259,140 @@ export async function render(f: Facts, run: StructuredRun): Promise<Shaped> {
     }
     if (omitted > 0 && generated && level === 0)
       lines.push(`generated summary (by the host's summariser; untrusted): ${generated}`);
-    if (shown === 0 && f.kept.length > 0 && level <= 2) {
-      lines.push(`record outline: ${outline(f.kept[0]?.value ?? null, { maxChars: 600 })}`);
+    if (shown === 0 && candidates.length > 0 && level <= 2) {
+      lines.push(`record outline: ${outline(candidates[0]?.value ?? null, { maxChars: 600 })}`);
     }
+    const unread = end - offset;
     return {
       status,
       summary: lines.join("\n"),
       data,
       ...(omitted > 0 ? { omitted: { count: omitted, reason: "token budget" } } : {}),
-      ...(omitted > 0 && level <= 2 ? { next: nextHint(f, o, shown, total) } : {}),
-      ...(omitted > 0 && level === 3 && f.stored
-        ? {
-            next: `read_result {"cursor":"${encodeCursor({ handle: f.stored.handle, offset: shown })}"}`,
-          }
+      ...(omitted > 0 && level <= 2 ? { next: nextHint(cursor, o, offset, unread) } : {}),
+      ...(omitted > 0 && level === 3 && cursor
+        ? { next: `read_result {"cursor":"${cursor}"}` }
         : {}),
     };
   };
-  const first = f.kept[0];
-  const fitted = await fitEnvelope(
+  const first = candidates[0];
+  const request: EnvelopeRequest = {
     texts,
     build,
-    how,
-    run.tokenizer,
-    o.maxTokens,
-    5,
-    first ? shrinkSteps(first.value, (v) => outline(v, { maxChars: 400 })) : undefined,
-  );
-  const status: ShapedStatus = run.httpFailed
-    ? "error"
-    : fitted.parts.status === "empty"
-      ? "empty"
-      : fitted.parts.status === "partial" || f.shortened.strings > 0 || fitted.reduced
-        ? "partial"
-        : "ok";
-  return result(f, run, fitted, status, fitted.shown, undefined);
+    mode: o.mode,
+    maxTokens: o.maxTokens,
+    levels: 5,
+    ...(first?.value !== undefined
+      ? { shrink: shrinkSteps(first.value, (v) => outline(v, { maxChars: 400 })) }
+      : {}),
+  };
+  return {
+    kind: "envelope",
+    requests: [request],
+    candidates,
+    status: (_, shown, reduced) =>
+      input.failed
+        ? "error"
+        : statusOf(shown) === "empty"
+          ? "empty"
+          : statusOf(shown) === "partial" || f.shortened.strings > 0 || reduced
+            ? "partial"
+            : "ok",
+  };
 }
 
-function nextHint(f: Facts, o: CompiledOptions, shown: number, total: number): string {
-  if (f.stored) {
-    const cursor = encodeCursor({ handle: f.stored.handle, offset: shown });
-    return `call read_result with {"cursor":"${cursor}"} for the records after these ${n(shown)} (${n(total - shown)} more)`;
+/** "error records first (3 in all), then in input order: records 1–25 and 9,986–10,000" */
+function orderProse(
+  f: RecordFacts,
+  o: RecordsRenderOptions,
+  l: { evidence: number; head: number; tail: number },
+  total: number,
+): string {
+  const first =
+    f.evidence > 0 && o.errorsFirst
+      ? `${f.errors > 0 ? "error" : "warning"} records first (${n(f.evidence)} in all)`
+      : "";
+  const rest = o.sort ? `sorted by ${o.sort}` : "in input order";
+  const tail =
+    l.tail > 0 ? `, and the last ${n(l.tail)} (records ${n(total - l.tail + 1)}–${n(total)})` : "";
+  return [first, rest].filter(Boolean).join(", then ") + tail;
+}
+
+function nextHint(
+  cursor: string | undefined,
+  o: RecordsRenderOptions,
+  offset: number,
+  unread: number,
+): string {
+  if (cursor !== undefined) {
+    return `call read_result with {"cursor":"${cursor}"} for the records after these ${n(offset)} (${n(unread)} more)`;
   }
-  if (o.store) return `the result was too large to keep for read_result; ${o.recordsNext}`;
-  return o.recordsNext;
-}
-
-/** An id shown in a metadata-only result: cleaned like content. */
-function cleanId(id: string, o: CompiledOptions): string {
-  const visible = o.invisible ? stripInvisible(id).text : id;
-  const safe = o.redactor ? o.redactor(visible).text : visible;
-  return JSON.stringify(safe.slice(0, 64));
+  if (o.storing) return `the result was too large to keep for read_result; ${o.next}`;
+  return o.next;
 }
 
 async function summarise(
-  f: Facts,
-  run: StructuredRun,
+  f: RecordFacts,
+  o: RecordsRenderOptions,
   texts: readonly string[],
 ): Promise<string | undefined> {
-  const o = run.options;
   if (!o.summarize) return undefined;
-  const text = recordsJson(texts);
   try {
     const out = await o.summarize({
-      text,
-      records: f.intake.count,
+      text: recordsJson(texts),
+      records: f.count,
       shown: texts.length,
       ...(o.tool !== undefined ? { tool: o.tool } : {}),
     });
     if (typeof out !== "string") return undefined;
     // The summariser read untrusted data: its words are cleaned and capped like the data.
-    let clean = o.invisible ? stripInvisible(out).text : out;
-    if (o.redactor) clean = o.redactor(clean).text;
-    const cap = Math.floor(o.maxTokens * 0.8);
-    return clean.length > cap ? `${clean.slice(0, cap)}…` : clean;
+    return o.clean(out, Math.floor(o.maxTokens * 0.8));
   } catch {
     return undefined;
   }
 }
 
-interface Failure {
-  readonly code: ShapedErrorCode;
-  readonly message: string;
-}
-
-function errorOf(f: Facts, run: StructuredRun): Failure | undefined {
-  if (f.intake.error) {
-    return { code: f.intake.error.code as ShapedErrorCode, message: f.intake.error.message };
-  }
-  if (f.violation) {
-    // The message may carry a host check's reason, which may quote the record: cleaned, capped.
-    const o = run.options;
-    return {
-      code: f.violation.code as ShapedErrorCode,
-      message: `the result broke the tool's contract: ${cleanName(f.violation.message, o, 240)}`,
-    };
-  }
-  return undefined;
+/** Refused input or a broken contract: metadata only (ids and counts), never the data. */
+function metadataOnly(f: RecordFacts, o: RecordsRenderOptions, message: string): RecordsDraft {
+  const violated = f.violation !== undefined;
+  const reason = violated
+    ? `the result broke the tool's contract: ${o.clean(message, 240)}`
+    : o.clean(message, 400);
+  const ids = violated
+    ? f.ids
+        .filter((e) => e.index !== f.violation?.index)
+        .map((e) => JSON.stringify(o.clean(e.id, 64)))
+    : [];
+  const facts = [
+    reason,
+    f.shape === "records" || f.count > 0
+      ? `${n(f.count)} records read${f.capped ? " before the byte cap" : ""}`
+      : "",
+    ids.length > 0 ? `record ids: ${ids.join(", ")}` : "",
+  ].filter(Boolean);
+  const request: EnvelopeRequest = {
+    texts: [],
+    build: (_, level) => ({
+      status: "error",
+      summary:
+        level === 0
+          ? facts.join("; ")
+          : level === 1
+            ? (facts[0] ?? "")
+            : `${cutText(facts[0] ?? "", 120)}…`,
+      data: undefined,
+    }),
+    mode: o.mode,
+    maxTokens: o.maxTokens,
+    levels: 3,
+  };
+  return { kind: "envelope", requests: [request], status: () => "error" };
 }
 
 /** A single document: shown whole when it fits, else reduced step by step, else outlined. */
-async function renderDocument(f: Facts, run: StructuredRun, how: Presentation): Promise<Shaped> {
-  const o = run.options;
+function renderDocument(input: RecordsInput, o: RecordsRenderOptions): RecordsDraft {
+  const f = input.facts;
   const doc = f.document ?? null;
-  const notes = cleaningNotes(f);
+  const notes = cleaningNotes(f, input.secrets, input.invisible, o.clean);
   const ladder: ReadonlyArray<readonly [number, number]> = [
     [o.maxStringChars, Number.POSITIVE_INFINITY],
     [o.maxStringChars, 50],
@@ -367,16 +403,15 @@ async function renderDocument(f: Facts, run: StructuredRun, how: Presentation): 
     [40, 1],
   ];
   const steps = ladder.map(([strings, items]) => reduceValue(doc, strings, items));
-  const describe = (kind: string) =>
-    Array.isArray(doc)
-      ? `a JSON array of ${n(doc.length)}`
-      : doc !== null && typeof doc === "object"
-        ? `a JSON object with ${n(Object.keys(doc).length)} keys`
-        : `a JSON ${kind}`;
+  const what = Array.isArray(doc)
+    ? `a JSON array of ${n(doc.length)}`
+    : doc !== null && typeof doc === "object"
+      ? `a JSON object with ${n(Object.keys(doc).length)} keys`
+      : `a JSON ${typeof doc}`;
   const build = (index: number, level: number): EnvelopeParts => {
     const step = index > 0 ? steps[index - 1] : undefined;
     const reduced = step !== undefined && (step.items > 0 || step.strings > 0);
-    const parts = [describe(typeof doc)];
+    const parts = [what];
     if (step && reduced) {
       parts.push(
         `shown reduced: ${[step.items > 0 ? `${n(step.items)} array items and object keys left out` : "", step.strings > 0 ? `${n(step.strings)} strings shortened` : ""].filter(Boolean).join(", ")}`,
@@ -390,120 +425,32 @@ async function renderDocument(f: Facts, run: StructuredRun, how: Presentation): 
       status: step === undefined || reduced ? "partial" : "ok",
       summary: lines.join("\n"),
       data: step?.text,
-      ...(step === undefined || reduced ? { next: o.recordsNext } : {}),
+      ...(step === undefined || reduced ? { next: o.next } : {}),
     };
   };
-  // Each candidate is one "record": the fit takes the first that fits, best first.
-  let fitted: Awaited<ReturnType<typeof fitEnvelope>> | undefined;
-  for (let i = 0; i < steps.length && fitted === undefined; i++) {
-    const attempt = await fitEnvelope(
-      [steps[i]?.text ?? ""],
-      (shown, level) => build(shown > 0 ? i + 1 : 0, level),
-      how,
-      run.tokenizer,
-      o.maxTokens,
-    );
-    if (attempt.shown > 0) fitted = attempt;
-  }
-  fitted ??= await fitEnvelope([], (_, level) => build(0, level), how, run.tokenizer, o.maxTokens);
-  const status: ShapedStatus = run.httpFailed
-    ? "error"
-    : fitted.parts.status === "ok" && f.shortened.strings === 0
-      ? "ok"
-      : "partial";
-  return result(f, run, fitted, status, fitted.shown, undefined);
-}
-
-function result(
-  f: Facts,
-  run: StructuredRun,
-  fitted: { text: string; boundary: string | undefined; tokens: number; reduced?: boolean },
-  status: ShapedStatus,
-  shown: number,
-  failure: Failure | undefined,
-): Shaped {
-  const o = run.options;
-  const { intake } = f;
-  const omitted = intake.records ? Math.max(0, intake.count - shown) : 0;
-  const rules = f.clean.redactions;
-  const invisible: InvisibleCounts = f.clean.invisible;
-  const records: StructuredMeta = {
-    format: intake.format,
-    shape: intake.records ? "records" : "document",
-    ...(intake.envelope !== undefined ? { envelope: intake.envelope } : {}),
-    total: intake.count,
-    shown,
-    omitted,
-    errors: f.errors,
-    errorsShown: f.kept.slice(0, shown).filter((r) => r.error).length,
-    refused: { ...intake.refused },
-    ...(o.sort ? { sort: o.sort.text } : {}),
-    ...(o.projection
-      ? {
-          projection: {
-            spec: o.projection.spec,
-            dropped: f.projectionDropped,
-            fields: Object.fromEntries(f.projectionFields),
-          },
-        }
-      : {}),
-    ...(o.contract ? { contract: { dropped: f.contractDropped } } : {}),
-    shortened: { ...f.shortened },
-    ...(fitted.reduced ? { reduced: true } : {}),
-    blobs: { count: f.clean.blobs, bytes: f.clean.blobBytes },
-    ...(f.stored ? { handle: f.stored.handle } : {}),
-    ...(f.stored && omitted > 0
-      ? { cursor: encodeCursor({ handle: f.stored.handle, offset: shown }) }
-      : {}),
-    ...(f.aggregates && omitted > 0 ? { aggregates: f.aggregates } : {}),
-    ...(intake.csv
-      ? { csv: { ...intake.csv, columns: intake.csv.columns.map((c) => cleanName(c, o)) } }
-      : {}),
-  };
-  const count = Object.values(rules).reduce((a, b) => a + b, 0);
-  const meta: ShapedMeta = {
-    kind: "structured",
-    bytes: intake.bytes,
-    lines: 0,
-    tokens: fitted.tokens,
+  // Each step is one candidate: the fit takes the first that fits, best first; the outline last.
+  const requests: EnvelopeRequest[] = steps.map((step, i) => ({
+    texts: [step.text],
+    build: (shown, level) => build(shown > 0 ? i + 1 : 0, level),
+    mode: o.mode,
     maxTokens: o.maxTokens,
-    tokenizer: run.tokenizer.name,
-    truncated: omitted > 0 || intake.capped || f.shortened.strings > 0 || status === "partial",
-    cuts: intake.capped
-      ? [{ kind: "bytes", section: "text", at: intake.bytes, limit: o.maxBytes }]
-      : [],
-    omittedLines: 0,
-    sections: [],
-    ...(fitted.boundary ? { boundary: fitted.boundary } : {}),
-    ...(o.tool !== undefined ? { tool: o.tool } : {}),
-    ...(run.httpStatus !== undefined ? { httpStatus: run.httpStatus } : {}),
-    ...(o.redactor ? { redactions: { count, rules: { ...rules } } } : {}),
-    ...(o.invisible
-      ? { invisible: { count: Object.values(invisible).reduce((a, b) => a + b, 0), ...invisible } }
-      : {}),
-    spotlight:
-      o.spotlight === "datamark" ? { mode: "datamark", marker: o.datamark } : { mode: o.spotlight },
-    records,
-    ...(failure
-      ? {
-          error: {
-            code: failure.code,
-            message: failure.message,
-            retryable: false,
-            kind: "tool" as const,
-          },
-        }
-      : run.httpFailed
-        ? {
-            error: {
-              code: "tool/http-error" as const,
-              message: `HTTP ${run.httpStatus}`,
-              retryable:
-                (run.httpStatus ?? 0) >= 500 || [408, 425, 429].includes(run.httpStatus ?? 0),
-              kind: "tool" as const,
-            },
-          }
-        : {}),
+    levels: 4,
+  }));
+  requests.push({
+    texts: [],
+    build: (_, level) => build(0, level),
+    mode: o.mode,
+    maxTokens: o.maxTokens,
+    levels: 4,
+  });
+  return {
+    kind: "envelope",
+    requests,
+    status: (request, shown) => {
+      if (input.failed) return "error";
+      const step = shown > 0 ? steps[request] : undefined;
+      const whole = step !== undefined && step.items === 0 && step.strings === 0;
+      return whole && f.shortened.strings === 0 ? "ok" : "partial";
+    },
   };
-  return { text: fitted.text, status: failure ? "error" : status, meta };
 }

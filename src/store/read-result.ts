@@ -7,20 +7,27 @@
  */
 
 import { compileProjection, projectDocument, projectRecord } from "../contract/project.js";
-import type { JsonValue } from "../decode/json.js";
+import { type JsonValue, valueAt } from "../decode/json.js";
+import type { ShapedErrorCode } from "../errors/codes.js";
+import type { Presenter } from "../fence/present.js";
+import { type EnvelopeRequest, fitEnvelope } from "../fit/envelope.js";
 import type { ResolvedTokenizer } from "../fit/tokenizer.js";
-import { compileSort, severityOf, sortValues, valueAt } from "../keep/order.js";
-import { type KeptRecord, viewComparator } from "../keep/view.js";
-import type { CompiledOptions } from "../options/compile.js";
-import type { Shaped, ShapedMeta, StructuredMeta } from "../pipeline/shaped.js";
-import { outline } from "../render/describe.js";
+import { recordClassifier } from "../keep/evidence.js";
+import { shorten } from "../keep/shorten.js";
+import { compileSort, sortValues } from "../keep/sort.js";
+import { viewComparator } from "../keep/view.js";
 import {
-  type EnvelopeParts,
-  fitEnvelope,
-  type Presentation,
-  recordsJson,
-} from "../render/envelope.js";
-import { shorten, shrinkSteps } from "../render/reduce.js";
+  createFacts,
+  createRecordFacts,
+  type Outcome,
+  type RecordFacts,
+} from "../pipeline/facts.js";
+import { buildShaped, type MetaOptions } from "../pipeline/meta.js";
+import type { Shaped } from "../pipeline/shaped.js";
+import type { Unit } from "../pipeline/unit.js";
+import { count as n, outline } from "../render/describe.js";
+import { type EnvelopeMode, type EnvelopeParts, recordsJson } from "../render/envelope.js";
+import { shrinkSteps } from "../render/reduce.js";
 import {
   type Cursor,
   decodeCursor,
@@ -31,43 +38,64 @@ import {
   type WhereTest,
 } from "./store.js";
 
+/** What a page is shaped with: the reader's own slice of the options. */
+export interface PageOptions {
+  readonly maxTokens: number;
+  readonly maxStringChars: number;
+  /** Characters of records considered for one page. */
+  readonly capacity: number;
+  readonly mode: EnvelopeMode;
+  readonly presenter: Presenter;
+  readonly meta: MetaOptions;
+}
+
 /**
- * One page of a stored result, shaped with the compiled options (the body of the handler that
+ * One page of a stored result, shaped like the first page (the body of the handler that
  * `createResultReader` returns; loaded on its first call).
  *
  * @example
- * const page = await readPage(compiled, store, tokenizer, { cursor });
+ * const page = await readPage(options, store, tokenizer, { cursor });
  */
 export async function readPage(
-  compiled: CompiledOptions,
+  o: PageOptions,
   store: ResultStore,
   counter: ResolvedTokenizer,
   args: unknown,
 ): Promise<Shaped> {
-  const how: Presentation = {
-    mode: compiled.envelope,
-    untrusted: compiled.untrusted,
-    tool: "read_result",
-    spotlight: compiled.spotlight,
-    datamark: compiled.datamark,
-  };
-  const fail = async (
-    code: "tool/invalid-input" | "tool/not-found",
-    message: string,
+  const facts = createFacts();
+  facts.kind = "structured";
+  facts.format = "json";
+  const shapedOf = async (
+    request: EnvelopeRequest,
+    records: Outcome["records"] | undefined,
   ): Promise<Shaped> => {
-    const fitted = await fitEnvelope(
-      [],
-      () => ({ status: "error", summary: message, data: undefined }),
-      how,
-      counter,
-      compiled.maxTokens,
-      1,
-    );
-    return {
+    const fitted = await fitEnvelope(request, counter, o.presenter);
+    const outcome: Outcome = {
       text: fitted.text,
-      status: "error",
-      meta: metaOf(compiled, counter.name, fitted, undefined, { code, message }),
+      boundary: fitted.boundary,
+      tokens: fitted.tokens,
+      tokenizer: counter.name,
+      cuts: [],
+      sections: [],
+      ...(records
+        ? { records: { ...records, shown: fitted.shown, reduced: fitted.reduced === true } }
+        : {}),
+      status: fitted.parts.status,
     };
+    return buildShaped(facts, outcome, o.meta);
+  };
+  const fail = (code: ShapedErrorCode, message: string, retryable = false): Promise<Shaped> => {
+    facts.error = { code, message, retryable };
+    return shapedOf(
+      {
+        texts: [],
+        build: () => ({ status: "error", summary: message, data: undefined }),
+        mode: o.mode,
+        maxTokens: o.maxTokens,
+        levels: 1,
+      },
+      undefined,
+    );
   };
   const parsed = parseArgs(args);
   if (typeof parsed === "string") return fail("tool/invalid-input", `read_result: ${parsed}`);
@@ -75,27 +103,7 @@ export async function readPage(
   try {
     stored = await store.get(parsed.handle);
   } catch {
-    const fitted = await fitEnvelope(
-      [],
-      () => ({
-        status: "error",
-        summary: "read_result: the result store failed; try again",
-        data: undefined,
-      }),
-      how,
-      counter,
-      compiled.maxTokens,
-      1,
-    );
-    const message = "read_result: the result store failed";
-    return {
-      text: fitted.text,
-      status: "error",
-      meta: {
-        ...metaOf(compiled, counter.name, fitted, undefined, undefined),
-        error: { code: "tool/unavailable", message, retryable: true, kind: "tool" },
-      },
-    };
+    return fail("tool/unavailable", "read_result: the result store failed; try again", true);
   }
   if (stored === undefined) {
     return fail(
@@ -103,7 +111,7 @@ export async function readPage(
       `read_result: no stored result ${JSON.stringify(parsed.handle.slice(0, 40))} (it expired or never existed); call the original tool again`,
     );
   }
-  let view: KeptRecord[];
+  let view: Unit[];
   try {
     view = viewOf(stored, parsed.where, parsed.fields);
   } catch (error) {
@@ -114,16 +122,23 @@ export async function readPage(
   }
   const total = view.length;
   const start = parsed.range ? parsed.range.from - 1 : parsed.offset;
-  const end = parsed.range ? Math.min(total, parsed.range.to) : total;
-  const candidates: KeptRecord[] = [];
+  // A cursor stops where the first page's tail began: those records were shown already.
+  const stop = parsed.range ? parsed.range.to : (parsed.end ?? total);
+  const end = Math.min(total, stop);
+  if (start >= total && total > 0) {
+    return fail(
+      "tool/invalid-input",
+      `read_result: position ${start + 1} is past the last record (${total})`,
+    );
+  }
+  const candidates: Unit[] = [];
   let chars = 0;
-  for (let i = start; i < end && chars < compiled.capacity; i++) {
-    const record = view[i] as KeptRecord;
+  for (let i = start; i < end && chars < o.capacity; i++) {
+    const record = view[i] as Unit;
+    const value = record.value ?? null;
     const display =
-      record.text.length > compiled.maxStringChars
-        ? shorten(record.value, compiled.maxStringChars)
-        : record.value;
-    const text = display === record.value ? record.text : JSON.stringify(display);
+      record.text.length > o.maxStringChars ? shorten(value, o.maxStringChars) : value;
+    const text = display === value ? record.text : JSON.stringify(display);
     candidates.push({ ...record, value: display, text });
     chars += text.length;
   }
@@ -135,6 +150,8 @@ export async function readPage(
     .filter(Boolean)
     .join(", then ");
   const filter = parsed.where ? `; filter ${JSON.stringify(parsed.where).slice(0, 200)}` : "";
+  const cursorAt = (offset: number) =>
+    encodeCursor({ ...cursorOf(stored.handle, offset, parsed), ...(end < total ? { end } : {}) });
   const build = (shown: number, level: number, first?: string): EnvelopeParts => {
     // A record too large to show even as an outline is skipped (and said so): the next
     // cursor always moves on.
@@ -146,66 +163,70 @@ export async function readPage(
         : candidates.length > 0
           ? `record ${n(start + 1)} of ${n(total)} does not fit in maxTokens even as an outline; skipped`
           : `no records at ${n(start + 1)} of ${n(total)}`;
+    const tailNote =
+      !more && end < total && parsed.range === undefined
+        ? `; records ${n(end + 1)}–${n(total)} were shown on the first page`
+        : "";
     const shownTexts =
       first !== undefined ? [first, ...texts.slice(1, shown)] : texts.slice(0, shown);
     return {
       status: total === 0 ? "empty" : more || shown === 0 ? "partial" : "ok",
-      summary: `${range}${level < 2 ? ` (${order}${filter})` : ""}${more ? "" : "; this is the last page"}`,
+      summary: `${range}${level < 2 ? ` (${order}${filter})` : ""}${more ? "" : `; this is the last page${tailNote}`}`,
       data: recordsJson(shownTexts),
       ...(more
         ? {
             omitted: { count: end - last, reason: "token budget" },
-            next: `call read_result with {"cursor":"${encodeCursor(cursorOf(stored.handle, last, parsed))}"} for the next records`,
+            next: `call read_result with {"cursor":"${cursorAt(last)}"} for the next records`,
           }
         : {}),
     };
   };
-  if (start >= total && total > 0) {
-    return fail(
-      "tool/invalid-input",
-      `read_result: position ${start + 1} is past the last record (${total})`,
-    );
-  }
+  facts.records = {
+    ...createRecordFacts((stored.info.format as RecordFacts["format"]) ?? "json"),
+    ...(stored.info.envelope !== undefined ? { envelope: stored.info.envelope } : {}),
+    count: total,
+    errors: view.filter((r) => r.severity >= 2).length,
+    evidence: view.filter((r) => r.severity >= 1).length,
+    handle: stored.handle,
+  };
   const fitted = await fitEnvelope(
-    texts,
-    build,
-    how,
+    {
+      texts,
+      build,
+      mode: o.mode,
+      maxTokens: o.maxTokens,
+      levels: 4,
+      ...(candidates[0]
+        ? { shrink: shrinkSteps(candidates[0].value ?? null, (v) => outline(v, { maxChars: 400 })) }
+        : {}),
+    },
     counter,
-    compiled.maxTokens,
-    4,
-    candidates[0]
-      ? shrinkSteps(candidates[0].value, (v) => outline(v, { maxChars: 400 }))
-      : undefined,
+    o.presenter,
   );
   const shown = fitted.shown;
   const next = start + Math.max(shown, candidates.length > 0 ? 1 : 0);
-  const more = next < end;
-  const records: StructuredMeta = {
-    format: (stored.info.format as StructuredMeta["format"]) ?? "json",
-    shape: "records",
-    ...(stored.info.envelope !== undefined ? { envelope: stored.info.envelope } : {}),
-    total,
-    shown,
-    omitted: total - shown,
-    errors: view.filter((r) => r.error).length,
-    errorsShown: candidates.slice(0, shown).filter((r) => r.error).length,
-    refused: {},
-    ...(stored.info.sort ? { sort: stored.info.sort } : {}),
-    shortened: { strings: 0, chars: 0 },
-    ...(fitted.reduced ? { reduced: true } : {}),
-    blobs: { count: 0, bytes: 0 },
-    handle: stored.handle,
-    ...(more ? { cursor: encodeCursor(cursorOf(stored.handle, next, parsed)) } : {}),
-  };
-  const status = fitted.parts.status;
-  return {
+  const outcome: Outcome = {
     text: fitted.text,
-    status,
-    meta: metaOf(compiled, counter.name, fitted, records, undefined),
+    boundary: fitted.boundary,
+    tokens: fitted.tokens,
+    tokenizer: counter.name,
+    cuts: [],
+    sections: [],
+    records: {
+      shown,
+      errorsShown: candidates.slice(0, shown).filter((r) => r.severity >= 2).length,
+      evidenceShown: candidates.slice(0, shown).filter((r) => r.severity >= 1).length,
+      reduced: fitted.reduced === true,
+      ...(next < end ? { next: { offset: next, end } } : {}),
+    },
+    status: fitted.parts.status,
   };
+  const page = await buildShaped(facts, outcome, {
+    ...o.meta,
+    cursor: (_, offset) => cursorAt(offset),
+  });
+  return page;
 }
-
-const n = (x: number) => x.toLocaleString("en-US");
 
 function cursorOf(handle: string, offset: number, args: Parsed): Cursor {
   return {
@@ -219,6 +240,7 @@ function cursorOf(handle: string, offset: number, args: Parsed): Cursor {
 interface Parsed {
   readonly handle: string;
   readonly offset: number;
+  readonly end?: number;
   readonly range?: { readonly from: number; readonly to: number };
   readonly fields?: string | readonly string[];
   readonly where?: Where;
@@ -279,6 +301,7 @@ function parseArgs(args: unknown): Parsed | string {
   return {
     handle,
     offset: cursor?.offset ?? 0,
+    ...(cursor?.end !== undefined ? { end: cursor.end } : {}),
     ...(range ? { range } : {}),
     ...(fields !== undefined ? { fields: fields as string | readonly string[] } : {}),
     ...(where !== undefined ? { where: where as Where } : {}),
@@ -329,16 +352,16 @@ function same(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   );
 }
 
-/** The stored records filtered, projected, and in view order. */
+/** The stored records filtered, projected, and in view order (the first page's order). */
 function viewOf(
   stored: StoredResult,
   where: Where | undefined,
   fields: string | readonly string[] | undefined,
-): KeptRecord[] {
+): Unit[] {
   const sort = stored.info.sort ? compileSort(stored.info.sort) : undefined;
   const projection = fields !== undefined ? compileProjection(fields) : undefined;
-  const errors: KeptRecord[] = [];
-  const others: KeptRecord[] = [];
+  const classify = recordClassifier();
+  const units: Unit[] = [];
   stored.records.forEach((record, index) => {
     if (where && !matches(record, where)) return;
     const value =
@@ -347,46 +370,15 @@ function viewOf(
         : projection.recordPath === undefined
           ? projectRecord(record, projection)
           : projectDocument(record, projection);
-    const severity = severityOf(record);
-    const kept: KeptRecord = {
-      index,
+    units.push({
+      index: index + 1,
       value,
       text: JSON.stringify(value),
-      error: severity > 0,
-      severity: stored.info.errorsFirst ? severity : 0,
+      repeat: 1,
+      omittedChars: 0,
+      severity: classify(record),
       key: sortValues(sort, record),
-    };
-    (kept.error && stored.info.errorsFirst ? errors : others).push(kept);
+    });
   });
-  const compare = viewComparator(sort);
-  return [...errors.sort(compare), ...others.sort(compare)];
-}
-
-function metaOf(
-  o: CompiledOptions,
-  tokenizer: string,
-  fitted: { readonly tokens: number; readonly boundary: string | undefined },
-  records: StructuredMeta | undefined,
-  error:
-    | { readonly code: "tool/invalid-input" | "tool/not-found"; readonly message: string }
-    | undefined,
-): ShapedMeta {
-  return {
-    kind: "structured",
-    bytes: 0,
-    lines: 0,
-    tokens: fitted.tokens,
-    maxTokens: o.maxTokens,
-    tokenizer,
-    truncated: records !== undefined && records.omitted > 0,
-    cuts: [],
-    omittedLines: 0,
-    sections: [],
-    ...(fitted.boundary ? { boundary: fitted.boundary } : {}),
-    tool: "read_result",
-    spotlight:
-      o.spotlight === "datamark" ? { mode: "datamark", marker: o.datamark } : { mode: o.spotlight },
-    ...(records ? { records } : {}),
-    ...(error ? { error: { ...error, retryable: false, kind: "tool" as const } } : {}),
-  };
+  return units.sort(viewComparator(sort, stored.info.errorsFirst));
 }

@@ -3,10 +3,15 @@
  * through a stored structured result instead of calling the original tool again. This module is
  * small on purpose: the page shaping loads on the first call.
  */
+
+import { createPresenter } from "../fence/present.js";
 import type { ResolvedTokenizer } from "../fit/tokenizer.js";
 import { resolveTokenizer } from "../fit/tokenizer.js";
 import { compileOptions, type ShapeOptions } from "../options/compile.js";
+import { sliceOptions } from "../options/slices.js";
 import type { Shaped } from "../pipeline/shaped.js";
+import { createRedactStage } from "../redact/stage.js";
+import type { PageOptions } from "./read-result.js";
 import type { ResultStore, Where } from "./store.js";
 
 /** Arguments of `read_result`, as the model sends them. */
@@ -71,13 +76,41 @@ export type ResultReader = (args: unknown) => Promise<Shaped>;
 export function createResultReader(
   options: ShapeOptions & { readonly store: ResultStore },
 ): ResultReader {
-  const compiled = compileOptions(options);
+  const o = compileOptions(options);
   const store = options.store;
+  const redactor = o.redactor;
+  const redact = createRedactStage(sliceOptions(o).redact);
+  const presenter = createPresenter({
+    redact: redactor ? (text) => redactor(text).text : undefined,
+    spotlight: o.spotlight,
+    datamark: o.datamark,
+    untrusted: o.untrusted,
+    tool: "read_result",
+  });
+  const page: PageOptions = {
+    maxTokens: o.maxTokens,
+    maxStringChars: o.maxStringChars,
+    capacity: o.capacity,
+    mode: o.envelope,
+    presenter,
+    meta: {
+      maxTokens: o.maxTokens,
+      maxBytes: o.maxBytes,
+      tool: "read_result",
+      spotlight: o.spotlight,
+      datamark: o.datamark,
+      // A page reports no redactions of its own: its records were redacted when stored.
+      redaction: false,
+      invisible: false,
+      clean: redact.clean,
+      records: { sort: undefined, projection: undefined, contract: false },
+    },
+  };
   let tokenizer: Promise<ResolvedTokenizer> | undefined;
   return async function readResult(args: unknown): Promise<Shaped> {
-    tokenizer ??= resolveTokenizer(compiled.tokenizer);
+    tokenizer ??= resolveTokenizer(o.tokenizer);
     const counter = await tokenizer;
     const { readPage } = await import("./read-result.js");
-    return readPage(compiled, store, counter, args);
+    return readPage(page, store, counter, args);
   };
 }

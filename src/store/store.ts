@@ -175,6 +175,11 @@ export interface Cursor {
   readonly handle: string;
   /** Records of the view already shown (the next page starts here). */
   readonly offset: number;
+  /**
+   * Where the pages stop: the first page may also have shown the view's last records (the tail
+   * of an unsorted stream), which the pages do not show again. Absent: the end of the view.
+   */
+  readonly end?: number;
   /** The filter and fields the pages were asked for, kept so every page sees the same view. */
   readonly where?: Where;
   readonly fields?: string | readonly string[];
@@ -224,7 +229,8 @@ function fromBase64Url(text: string): string | undefined {
  */
 export function encodeCursor(cursor: Cursor): string {
   const handle = cursor.handle.startsWith("res_") ? cursor.handle.slice(4) : cursor.handle;
-  const base = `cur_${handle}_${cursor.offset.toString(36)}`;
+  const end = cursor.end !== undefined ? `-${cursor.end.toString(36)}` : "";
+  const base = `cur_${handle}_${cursor.offset.toString(36)}${end}`;
   if (cursor.where === undefined && cursor.fields === undefined) return base;
   return `${base}_${toBase64Url(JSON.stringify([cursor.where ?? null, cursor.fields ?? null]))}`;
 }
@@ -232,13 +238,17 @@ export function encodeCursor(cursor: Cursor): string {
 /** Reads a cursor back; undefined for anything that is not one of ours. */
 export function decodeCursor(text: string): Cursor | undefined {
   if (typeof text !== "string" || text.length > 8192) return undefined;
-  const m = /^cur_([0-9a-f]{24})_([0-9a-z]{1,11})(?:_([A-Za-z0-9_-]+))?$/.exec(text);
+  const m =
+    /^cur_([0-9a-f]{24})_([0-9a-z]{1,11})(?:-([0-9a-z]{1,11}))?(?:_([A-Za-z0-9_-]+))?$/.exec(text);
   if (m === null) return undefined;
   const offset = Number.parseInt(m[2] as string, 36);
   if (!Number.isSafeInteger(offset) || offset < 0) return undefined;
+  const end = m[3] === undefined ? undefined : Number.parseInt(m[3], 36);
+  if (end !== undefined && (!Number.isSafeInteger(end) || end < offset)) return undefined;
   const handle = `res_${m[1]}`;
-  if (m[3] === undefined) return { handle, offset };
-  const json = fromBase64Url(m[3]);
+  const base = { handle, offset, ...(end !== undefined ? { end } : {}) };
+  if (m[4] === undefined) return base;
+  const json = fromBase64Url(m[4]);
   if (json === undefined) return undefined;
   let view: unknown;
   try {
@@ -249,8 +259,7 @@ export function decodeCursor(text: string): Cursor | undefined {
   if (!Array.isArray(view) || view.length !== 2) return undefined;
   const [where, fields] = view as [unknown, unknown];
   return {
-    handle,
-    offset,
+    ...base,
     ...(where !== null && typeof where === "object" && !Array.isArray(where)
       ? { where: where as Where }
       : {}),

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type JsonValue, parseJson } from "../../src/decode/json.js";
-import { AirlockError } from "../../src/errors/codes.js";
+import { AirlockError } from "../../src/errors/airlock-error.js";
 import {
   type Aggregates,
   createAggregator,

@@ -13,7 +13,10 @@ const limits = { headChars: 300, tailChars: 400, evidenceChars: 2000 };
 function runKeeper(bytes: Uint8Array, chunk: number, eager: boolean): Kept {
   const keeper = createKeeper(limits);
   // Without skip/skippable/eager the decoder must hand over every line: the reference behaviour.
-  const sink: LineSink = eager ? { line: (t, s, o) => keeper.line(t, s, o) } : keeper;
+  // Both classify with the keeper's evidence hints (what keep says is evidence).
+  const sink: LineSink = eager
+    ? { line: (t, s, o) => keeper.line(t, s, o), hints: keeper.hints }
+    : keeper;
   const decoder = createLineDecoder(sink, { lineCap: 256, tailWindow: limits.tailChars });
   for (const piece of split(bytes, chunk)) decoder.write(piece);
   decoder.end();

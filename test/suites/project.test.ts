@@ -9,7 +9,7 @@ import {
   projectRecord,
 } from "../../src/contract/project.js";
 import type { JsonValue } from "../../src/decode/json.js";
-import { AirlockError } from "../../src/errors/codes.js";
+import { AirlockError } from "../../src/errors/airlock-error.js";
 
 type Obj = { [key: string]: JsonValue };
 

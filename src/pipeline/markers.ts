@@ -1,4 +1,4 @@
-import type { SectionName } from "../pipeline/shaped.js";
+import type { SectionName } from "./unit.js";
 
 /**
  * The marker grammar. Every marker is one line of the form `[airlock: …]` with plain integers, so a
@@ -33,10 +33,7 @@ export const LINE_CUT = /\[airlock: (\d+) chars omitted from this line\]/;
 /** After the last line of a source that failed while it was read. */
 export function readFailedMarker(section: SectionName, message: string): string {
   // The message comes from the source: one line, bounded, no brackets that could close the marker.
-  const clean = message
-    .replace(/[\r\n\][]+/g, " ")
-    .slice(0, 200)
-    .trim();
+  const clean = oneLine(message);
   const what = section === "text" ? "the input" : section;
   return `[airlock: reading ${what} failed (${clean}); the output above may be incomplete]`;
 }
@@ -112,4 +109,52 @@ export function commandHeader(header: CommandHeader): string {
 
 export function httpHeader(status: number, statusText: string): string {
   return `[airlock: HTTP ${status}${statusText ? ` ${statusText}` : ""}]`;
+}
+
+/** A note from airlock about the text around it, one line (the note's own brackets removed). */
+export function noteMarker(text: string): string {
+  return `[airlock: ${oneLine(text, 400)}]`;
+}
+
+/** Inside a line: a run of one character class folded to its start and a count. */
+export function foldMarker(chars: number): string {
+  return `[airlock: ${chars} chars folded]`;
+}
+
+/** Matches a `lineCutMarker` as a whole part of a line, for splitting around it. */
+export const INLINE_CUT = /(\[airlock: \d+ chars omitted from this line\])/;
+
+/** Inside a string value: its middle was cut for display. */
+export function valueCutMarker(chars: number): string {
+  return `[airlock: ${chars} chars omitted from this value]`;
+}
+
+/** In place of the items of an array past the ones shown. */
+export function itemsMarker(count: number): string {
+  return `[airlock: ${count} more items omitted]`;
+}
+
+/** The value of the `[airlock]` key in place of an object's keys past the ones shown. */
+export function keysNote(count: number): string {
+  return `${count} more keys omitted`;
+}
+
+/** In place of a value nested deeper than is shown. */
+export const NESTING_MARKER = "[airlock: nesting omitted]";
+
+/** The key an outline of a record too large to show stands under. */
+export const OUTLINE_KEY = "[airlock: record too large, outline]";
+
+/** What is left when not even one line or record fits the budget: the longest first. */
+export const OMITTED_NOTICES: readonly string[] = [
+  "[airlock: result omitted: it does not fit maxTokens]",
+  "[airlock: omitted]",
+];
+
+/** Tool text made safe to sit inside a marker: one line, no brackets that could close it, capped. */
+export function oneLine(text: string, max = 200): string {
+  return text
+    .replace(/[\r\n\][]+/g, " ")
+    .slice(0, max)
+    .trim();
 }

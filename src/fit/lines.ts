@@ -1,18 +1,21 @@
 import { foldLongRuns } from "../decode/normalize.js";
-import { AirlockError } from "../errors/codes.js";
-import { fence } from "../fence/fence.js";
+import { AirlockError } from "../errors/airlock-error.js";
+import type { Presenter } from "../fence/present.js";
 import type { Unit } from "../keep/keeper.js";
-import type { Cut, SectionName } from "../pipeline/shaped.js";
-import { join, type Layout, layout, type ReadSection, sortedUnits } from "../render/lines.js";
 import {
   emptyMarker,
   gapMarker,
   LINE_CUT,
   lineCutMarker,
+  OMITTED_NOTICES,
   repeatMarker,
   sectionMarker,
-} from "../render/markers.js";
+} from "../pipeline/markers.js";
+import type { Cut, SectionName } from "../pipeline/shaped.js";
+import { safeSlice } from "../pipeline/text.js";
+import { join, type Layout, layout, type ReadSection, sortedUnits } from "../render/lines.js";
 import { rank } from "./rank.js";
+import { choose, search } from "./search.js";
 import type { ResolvedTokenizer } from "./tokenizer.js";
 
 export interface FitRequest {
@@ -22,20 +25,8 @@ export interface FitRequest {
   readonly maxTokens: number;
   readonly maxBytes: number;
   readonly next: string;
-  readonly untrusted: boolean;
-  readonly tool: string | undefined;
   /** The most characters the keeper holds; a verbatim text longer than this is never counted. */
   readonly capacity: number;
-  /**
-   * Runs on every candidate body before it is fenced and counted (the last redaction pass, the
-   * spotlighting transform), so the count is of what the model reads.
-   */
-  readonly present?: (body: string) => string;
-  /**
-   * The same transform for one line, when it changes token counts (datamarking, base64): per-line
-   * estimates are made on the transformed line. The exact count is always of the presented body.
-   */
-  readonly estimate?: (line: string) => string;
 }
 
 export interface Fitted {
@@ -69,31 +60,29 @@ const LINE_SHARE = 0.5;
 /** ... and when it is the only line. */
 const ONLY_LINE_SHARE = 0.95;
 
-/** Exact-count probes when searching for a larger selection after the estimate overshot. */
-const RESCALE_PROBES = 5;
-
 /**
  * Fits the held lines into the token budget, exactly:
  *  1. everything verbatim, if it was all held and fits;
  *  2. otherwise rank the held lines by value, and add them greedily (skipping any that does not
  *     fit, so one long line cannot starve the rest), estimating with per-line token counts and
  *     the cost of the gap markers each addition opens or closes;
- *  3. confirm with an exact count of the final text, backing off along the order of addition;
+ *  3. confirm with an exact count of the presented text, and search (`search.ts`);
  *  4. if not even the markers fit, a fenced notice.
- * Only text of about the budget's size is ever tokenized.
+ *
+ * @example
+ * const fitted = await fitLines(request, tokenizer, presenter);
  */
-export async function fitToBudget(req: FitRequest, tokenizer: ResolvedTokenizer): Promise<Fitted> {
+export async function fitLines(
+  req: FitRequest,
+  tokenizer: ResolvedTokenizer,
+  presenter: Presenter,
+): Promise<Fitted> {
   const max = req.maxTokens;
-  const present = req.present ?? ((body: string) => body);
-  const transform = req.estimate;
+  const transform = presenter.estimate;
   const estimator: ResolvedTokenizer =
     transform === undefined
       ? tokenizer
       : { name: tokenizer.name, count: (text: string) => tokenizer.count(transform(text)) };
-  const wrap = async (body: string) => {
-    const shown = present(body);
-    return req.untrusted ? fence(shown, req.tool) : { text: shown, boundary: undefined };
-  };
   // The token count of the last attempt, fitting or not: it tells how far over an attempt was.
   let lastCount = 0;
   const attempt = async (
@@ -102,11 +91,11 @@ export async function fitToBudget(req: FitRequest, tokenizer: ResolvedTokenizer)
     cuts: Cut[],
     collapsed: boolean,
   ): Promise<Fitted | undefined> => {
-    const wrapped = await wrap(body);
-    const tokens = await tokenizer.count(wrapped.text);
+    const shown = await presenter.present(body);
+    const tokens = await tokenizer.count(shown.text);
     lastCount = tokens;
     if (tokens > max) return undefined;
-    return { text: wrapped.text, boundary: wrapped.boundary, tokens, layout: lay, cuts, collapsed };
+    return { text: shown.text, boundary: shown.boundary, tokens, layout: lay, cuts, collapsed };
   };
 
   const verbatim = verbatimBody(req);
@@ -153,11 +142,12 @@ export async function fitToBudget(req: FitRequest, tokenizer: ResolvedTokenizer)
   const gapCost = await estimator.count(
     `${gapMarker("stdout", 99_999_999, 99_999_999, 99_999_999)}\n`,
   );
+  const delta = gapDelta(sorted, tokensOf, gapCost);
   const original = new Map(views);
 
   for (const next of [req.next, undefined]) {
     const empty = lay(new Set(), next);
-    const base = await tokenizer.count((await wrap(join(empty.pieces, textOf))).text);
+    const base = await tokenizer.count((await presenter.present(join(empty.pieces, textOf))).text);
     if (base > max) continue;
 
     // Lines are shortened for this attempt's room; a later attempt starts from the originals.
@@ -169,68 +159,27 @@ export async function fitToBudget(req: FitRequest, tokenizer: ResolvedTokenizer)
       ),
       tokensOf,
     );
-    const { included, used } = choose(order, sorted, tokensOf, base, gapCost, max);
-    const tryPrefix = (k: number, units: readonly Unit[]) => {
-      const l = lay(new Set(units.slice(0, k)), next);
-      return attempt(join(l.pieces, textOf), l, cutsOf(l), false);
-    };
-
-    const all = await tryPrefix(included.length, included);
-    if (all) {
-      // Per-line counts overestimate text whose lines merge into fewer tokens when joined: scale
-      // the budget by what the exact count showed and search, with a few exact counts, for the
-      // longest prefix of the larger choice that still fits.
-      const ratio = (all.tokens - base) / Math.max(1, used - base);
-      if (
-        all.tokens >= max * 0.9 ||
-        ratio <= 0 ||
-        ratio >= 0.95 ||
-        included.length >= order.length
-      ) {
-        return all;
-      }
-      const more = choose(
-        order,
-        sorted,
-        tokensOf,
-        base,
-        gapCost,
-        base + (max - base) / ratio,
-      ).included;
-      const bigger = await longestFitting(
-        more,
-        included.length + 1,
-        more.length,
-        RESCALE_PROBES,
-        tryPrefix,
-      );
-      return bigger && bigger.tokens > all.tokens ? bigger : all;
-    }
-    // The estimate was short: drop the last-added lines worth the excess (plus a margin), a few
-    // times, then search between the last prefix that failed and the first that fits.
-    let failed = included.length;
-    let k = included.length;
-    let good: Fitted | undefined;
-    for (let tries = 0; tries < 4 && k > 0 && good === undefined; tries++) {
-      let excess = Math.ceil((lastCount - max) * 1.1) + 1;
-      while (k > 0 && excess > 0) excess -= tokensOf(included[--k] as Unit);
-      good = await tryPrefix(k, included);
-      if (good === undefined) failed = k;
-    }
-    if (good === undefined)
-      good = await longestFitting(included, 0, k - 1, Number.POSITIVE_INFINITY, tryPrefix);
-    else good = (await longestFitting(included, k + 1, failed - 1, 3, tryPrefix)) ?? good;
+    const good = await search({
+      choice: choose(order, delta, base, max, true),
+      base,
+      max,
+      total: order.length,
+      costOf: tokensOf,
+      lastCount: () => lastCount,
+      more: (budget) => choose(order, delta, base, budget, true).included,
+      attempt: (units, k) => {
+        const l = lay(new Set(units.slice(0, k)), next);
+        return attempt(join(l.pieces, textOf), l, cutsOf(l), false);
+      },
+    });
     if (good) return good;
   }
 
   // Not even the markers fit (a small budget and a long header): say only that much.
   const collapsed = lay(new Set(), undefined);
   const allCut = collapsed.cuts.filter((c) => c.kind !== "chars");
-  for (const body of [
-    [...req.header, "[airlock: result omitted: it does not fit maxTokens]"].join("\n"),
-    "[airlock: result omitted: it does not fit maxTokens]",
-    "[airlock: omitted]",
-  ]) {
+  const [notice, last] = OMITTED_NOTICES as [string, string];
+  for (const body of [[...req.header, notice].join("\n"), notice, last]) {
     const done = await attempt(body, collapsed, allCut, true);
     if (done) return done;
   }
@@ -240,28 +189,35 @@ export async function fitToBudget(req: FitRequest, tokenizer: ResolvedTokenizer)
   );
 }
 
-/** Binary search for the largest k in [low, high] whose prefix fits, with at most `probes` tries. */
-async function longestFitting(
-  units: readonly Unit[],
-  low: number,
-  high: number,
-  probes: number,
-  tryPrefix: (k: number, units: readonly Unit[]) => Promise<Fitted | undefined>,
-): Promise<Fitted | undefined> {
-  let best: Fitted | undefined;
-  let lo = low;
-  let hi = high;
-  for (let n = 0; lo <= hi && n < probes; n++) {
-    const mid = (lo + hi) >> 1;
-    const fitted = await tryPrefix(mid, units);
-    if (fitted) {
-      best = fitted;
-      lo = mid + 1;
-    } else {
-      hi = mid - 1;
-    }
+/**
+ * What showing a unit costs: its tokens, plus the change in gap markers. A unit not shown sits in
+ * exactly one gap; showing it leaves a gap on its left unless the line before it is shown, and
+ * one on its right unless the line after it is, so the change is known from its two neighbours
+ * among the held units, in constant time.
+ */
+function gapDelta(
+  sorted: ReadonlyMap<ReadSection, readonly Unit[]>,
+  tokensOf: (u: Unit) => number,
+  gapCost: number,
+): (unit: Unit, shown: ReadonlySet<Unit>) => number | undefined {
+  const place = new Map<Unit, { units: readonly Unit[]; at: number; total: number }>();
+  for (const [section, units] of sorted) {
+    const total = section.kept?.lines ?? 0;
+    for (const [at, u] of units.entries()) place.set(u, { units, at, total });
   }
-  return best;
+  return (unit, shown) => {
+    const where = place.get(unit);
+    if (!where) return undefined;
+    const before = where.units[where.at - 1];
+    const after = where.units[where.at + 1];
+    const end = unit.index + unit.repeat - 1;
+    const leftShown =
+      before !== undefined && shown.has(before) && before.index + before.repeat === unit.index;
+    const rightShown = after !== undefined && shown.has(after) && end + 1 === after.index;
+    const left = unit.index > 1 && !leftShown ? 1 : 0;
+    const right = end < where.total && !rightShown ? 1 : 0;
+    return tokensOf(unit) + gapCost * (left + right - 1);
+  };
 }
 
 /** A unit's view: `raw` run-folded, and its token cost with newline and repeat marker. */
@@ -281,48 +237,6 @@ async function viewOf(
 /** stderr gets more of the budget than stdout: it is where a failing command says why. */
 function weightOf(section: ReadSection, all: readonly ReadSection[]): number {
   return section.name === "stdout" && all.some((s) => s.name === "stderr") ? 0.45 : 1;
-}
-
-/**
- * Adds units in rank order while the estimate stays within the budget. A unit not shown sits in
- * exactly one gap; showing it leaves a gap on its left unless the line before it is shown, and
- * one on its right unless the line after it is, so the change in gap markers is known from its
- * two neighbours among the held units, in constant time.
- */
-function choose(
-  order: readonly Unit[],
-  sorted: ReadonlyMap<ReadSection, readonly Unit[]>,
-  tokensOf: (u: Unit) => number,
-  base: number,
-  gapCost: number,
-  max: number,
-): { included: Unit[]; used: number } {
-  const place = new Map<Unit, { units: readonly Unit[]; at: number; total: number }>();
-  for (const [section, units] of sorted) {
-    const total = section.kept?.lines ?? 0;
-    for (const [at, u] of units.entries()) place.set(u, { units, at, total });
-  }
-  const shown = new Set<Unit>();
-  const included: Unit[] = [];
-  let used = base;
-  for (const unit of order) {
-    const where = place.get(unit);
-    if (!where || shown.has(unit)) continue;
-    const before = where.units[where.at - 1];
-    const after = where.units[where.at + 1];
-    const end = unit.index + unit.repeat - 1;
-    const leftShown =
-      before !== undefined && shown.has(before) && before.index + before.repeat === unit.index;
-    const rightShown = after !== undefined && shown.has(after) && end + 1 === after.index;
-    const left = unit.index > 1 && !leftShown ? 1 : 0;
-    const right = end < where.total && !rightShown ? 1 : 0;
-    const delta = tokensOf(unit) + gapCost * (left + right - 1);
-    if (used + delta > max) continue;
-    shown.add(unit);
-    included.push(unit);
-    used += delta;
-  }
-  return { included, used };
 }
 
 /**
@@ -361,19 +275,6 @@ async function shortenLongLines(
     }
     views.set(unit, view);
   }
-}
-
-/** `text.slice(from, to)` that never splits a surrogate pair. */
-function safeSlice(text: string, from: number, to: number): string {
-  let a = from;
-  let b = to;
-  if (a > 0 && a < text.length && isLow(text.charCodeAt(a))) a += 1;
-  if (b > 0 && b < text.length && isLow(text.charCodeAt(b))) b -= 1;
-  return a >= b ? "" : text.slice(a, b);
-}
-
-function isLow(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 /** The body with every line as it was (repeats expanded), or undefined when anything was lost. */

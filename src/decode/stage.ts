@@ -1,0 +1,114 @@
+/**
+ * The decode stage: bytes into units, one decoder per format. Text and command output become
+ * lines, a web page becomes the lines of its text, JSON, NDJSON, CSV and parsed values become
+ * records, binary content is described and never decoded. Nothing is read until keep pumps the
+ * stream.
+ */
+import type { Intake, OpenedSection } from "../intake/route.js";
+import { createSectionFacts, type SectionFacts } from "../pipeline/facts.js";
+import type { Sinks, UnitStream } from "../pipeline/flow.js";
+import type { RunContext, Stage } from "../pipeline/run.js";
+import { readBinary } from "./binary.js";
+import { pageText } from "./html-source.js";
+import { pumpRecords, type RecordsOptions } from "./records.js";
+import { pumpLines } from "./section.js";
+import { pumpValue } from "./value.js";
+
+export interface DecodeOptions {
+  /** Longest line kept whole; a longer one keeps its head and tail. */
+  readonly lineCap: number;
+  /** Binary inputs up to this many bytes get a SHA-256. */
+  readonly hashLimit: number;
+  readonly records: RecordsOptions;
+}
+
+/**
+ * @example
+ * const decode = createDecode({ lineCap: 8000, hashLimit: 1 << 24, records });
+ * const stream = await decode.run(intake, ctx); // read when keep pumps it
+ */
+export function createDecode(o: DecodeOptions): Stage<Intake, UnitStream> {
+  return {
+    name: "decode",
+    run(intake, ctx) {
+      return { pump: (sinks) => pump(intake, sinks, ctx, o) };
+    },
+  };
+}
+
+async function pump(
+  intake: Intake,
+  sinks: Sinks,
+  ctx: RunContext,
+  o: DecodeOptions,
+): Promise<void> {
+  switch (intake.route) {
+    case "lines": {
+      // Every stream at once: a child process blocks if one of its pipes is left unread.
+      await Promise.all(intake.sections.map((s) => section(s, sinks, ctx, o)));
+      if (
+        intake.sections.length === 1 &&
+        ctx.facts.sections[0]?.binary &&
+        ctx.facts.kind === "text"
+      ) {
+        ctx.facts.kind = "binary";
+        ctx.facts.format = "binary";
+      }
+      await intake.settle?.();
+      return;
+    }
+    case "html": {
+      ctx.facts.format = "html";
+      const text = await pageText(intake.reader, intake.contentType, intake.baseUrl, ctx);
+      const facts = addSection(ctx, "text");
+      await pumpLines(text, "utf-8", sinks.lines("text"), facts, o.lineCap);
+      return;
+    }
+    case "records": {
+      ctx.facts.kind = "structured";
+      ctx.facts.format = intake.format;
+      const read = await pumpRecords(intake, () => sinks.records(), ctx, o.records);
+      if (read.ok) return;
+      // Sniffed JSON that strict parsing refused while it could still be read again: text.
+      ctx.facts.kind = "text";
+      ctx.facts.format = "text";
+      ctx.facts.degraded.push({
+        code: read.code,
+        message: `the input looked like ${intake.format === "ndjson" ? "NDJSON" : "JSON"} but is not (${read.message}); shown as text`,
+      });
+      const facts = addSection(ctx, "text");
+      await pumpLines(read.again, "utf-8", sinks.lines("text"), facts, o.lineCap);
+      return;
+    }
+    case "value": {
+      ctx.facts.kind = "structured";
+      ctx.facts.format = "json";
+      await pumpValue(intake.value, () => sinks.records(), ctx, o.records.limits);
+      return;
+    }
+  }
+}
+
+function addSection(ctx: RunContext, name: OpenedSection["name"]): SectionFacts {
+  const facts = createSectionFacts(name);
+  ctx.facts.sections.push(facts);
+  return facts;
+}
+
+async function section(
+  s: OpenedSection,
+  sinks: Sinks,
+  ctx: RunContext,
+  o: DecodeOptions,
+): Promise<void> {
+  const facts = addSection(ctx, s.name);
+  if (s.sniffed.kind === "binary") {
+    facts.binary = await readBinary(s.reader, s.sniffed.mime, o.hashLimit);
+    facts.bytes = s.reader.bytes;
+    facts.capped = s.reader.capped;
+    facts.blank = false;
+    if (s.reader.failure) facts.failure = s.reader.failure;
+    return;
+  }
+  await pumpLines(s.reader, s.sniffed.encoding, sinks.lines(s.name), facts, o.lineCap);
+}

@@ -1,0 +1,52 @@
+/**
+ * The present stage: what happens to a body on its way out, once, for every format. The last
+ * redaction pass runs over the exact text (markers and the joins between kept pieces are
+ * redacted too, so nothing assembled from kept pieces can spell a secret), then spotlighting,
+ * then the fence. The fit counts what this returns, so the count is of what the model reads.
+ */
+import type { Stage } from "../pipeline/run.js";
+import type { SpotlightMode } from "../pipeline/shaped.js";
+import { fence } from "./fence.js";
+import { applySpotlight } from "./spotlight.js";
+
+export interface PresentOptions {
+  /** The last redaction pass; absent when redaction is off. */
+  readonly redact: ((text: string) => string) | undefined;
+  readonly spotlight: SpotlightMode;
+  readonly datamark: string;
+  readonly untrusted: boolean;
+  readonly tool: string | undefined;
+}
+
+export interface Presented {
+  readonly text: string;
+  readonly boundary: string | undefined;
+}
+
+export interface Presenter extends Stage<string, Presented> {
+  /** The body as the model reads it. */
+  present(body: string): Promise<Presented>;
+  /**
+   * The spotlighting transform of one line, when it changes token counts (datamarking, base64):
+   * per-line estimates are made on the transformed line.
+   */
+  readonly estimate: ((line: string) => string) | undefined;
+}
+
+/**
+ * @example
+ * const present = createPresenter({ redact: undefined, spotlight: "fence", datamark: "¤", untrusted: true, tool: "bash" });
+ * (await present.present("ok")).text; // <untrusted-data source="tool:bash" boundary="…">\nok\n</untrusted-data …>
+ */
+export function createPresenter(o: PresentOptions): Presenter {
+  const spot =
+    o.spotlight === "fence"
+      ? undefined
+      : (text: string) => applySpotlight(o.spotlight, text, o.datamark);
+  async function present(body: string): Promise<Presented> {
+    const clean = o.redact ? o.redact(body) : body;
+    const shown = spot ? spot(clean) : clean;
+    return o.untrusted ? fence(shown, o.tool) : { text: shown, boundary: undefined };
+  }
+  return { name: "present", present, estimate: spot, run: present };
+}

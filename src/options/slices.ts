@@ -1,0 +1,99 @@
+/**
+ * Each stage's own slice of the compiled options: no stage sees `CompiledOptions`. Sizes follow
+ * the budget, so memory is O(budget), never O(input).
+ */
+import type { ContractStageOptions } from "../contract/stage.js";
+import type { DecodeOptions } from "../decode/stage.js";
+import type { IntakeOptions } from "../intake/route.js";
+import type { KeepOptions } from "../keep/stage.js";
+import type { RedactStageOptions } from "../redact/stage.js";
+import type { RenderOptions } from "../render/stage.js";
+import type { StoreStageOptions } from "../store/stage.js";
+import type { CompiledOptions } from "./compile.js";
+
+/** Fingerprints listed in `meta.redactions`, at most. */
+export const MAX_FINGERPRINTS = 64;
+
+export interface Slices {
+  readonly intake: Omit<IntakeOptions, "describe">;
+  readonly decode: DecodeOptions;
+  readonly contract: ContractStageOptions;
+  readonly redact: RedactStageOptions;
+  readonly keep: Omit<KeepOptions, "tap">;
+  readonly store: StoreStageOptions;
+  readonly render: Omit<RenderOptions, "records"> & {
+    readonly records: Omit<RenderOptions["records"], "clean" | "cursor">;
+  };
+}
+
+/**
+ * @example
+ * const { decode, keep } = sliceOptions(compileOptions({ maxTokens: 2000 }));
+ */
+export function sliceOptions(o: CompiledOptions): Slices {
+  const capacity = o.capacity;
+  return {
+    intake: { maxBytes: o.maxBytes, contentType: o.contentType, format: o.format },
+    decode: {
+      lineCap: Math.min(16384, Math.max(256, o.maxTokens * 2)),
+      hashLimit: o.hashLimit,
+      records: {
+        limits: o.limits,
+        // A sniffed input is held this long so it can still be read again as text.
+        window: Math.max(1 << 20, capacity * 32),
+        maxBytes: o.maxBytes,
+      },
+    },
+    contract: { contract: o.contract, projection: o.projection },
+    redact: {
+      redactor: o.redactor,
+      invisible: o.invisible,
+      hashLimit: o.hashLimit,
+      keepValues: o.fingerprintKey !== undefined ? MAX_FINGERPRINTS : 0,
+    },
+    keep: {
+      // Logs run about 3 characters a token: a few budgets' worth of lines to choose from.
+      lines: {
+        headChars: Math.floor(capacity * 0.25),
+        tailChars: Math.floor(capacity * 0.35),
+        evidenceChars: Math.floor(capacity * 0.4),
+        headLines: Math.ceil(o.maxTokens * 0.5),
+        tailLines: Math.ceil(o.maxTokens * 0.7),
+      },
+      records: {
+        chars: capacity,
+        sort: o.sort,
+        errorsFirst: o.errorsFirst,
+        maxStringChars: o.maxStringChars,
+      },
+    },
+    store: {
+      store: o.store,
+      maxChars: o.storeMaxChars,
+      info: {
+        ...(o.tool !== undefined ? { tool: o.tool } : {}),
+        ...(o.sort ? { sort: o.sort.text } : {}),
+        ...(o.projection ? { projection: o.projection.spec } : {}),
+        errorsFirst: o.errorsFirst,
+      },
+    },
+    render: {
+      maxTokens: o.maxTokens,
+      maxBytes: o.maxBytes,
+      next: o.next,
+      capacity,
+      records: {
+        mode: o.envelope,
+        maxTokens: o.maxTokens,
+        maxBytes: o.maxBytes,
+        maxStringChars: o.maxStringChars,
+        errorsFirst: o.errorsFirst,
+        sort: o.sort?.text,
+        next: o.recordsNext,
+        storing: o.store !== undefined,
+        tool: o.tool,
+        summarize: o.summarize,
+      },
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * The runner: stages composed in order, each handed the output of the one before and the run's
+ * context (where it records what it found). The order of the pipeline is the list in `shape.ts`,
+ * not a chain of nested calls.
+ */
+import type { RunFacts } from "./facts.js";
+
+export interface RunContext {
+  readonly facts: RunFacts;
+  /** Set when the host asked to stop (a timeout, an abort): stages finish with what they have. */
+  readonly signal?: AbortSignal;
+}
+
+/** One stage: compiled once from its own slice of the options, run once per result. */
+export interface Stage<In, Out> {
+  readonly name: string;
+  run(input: In, ctx: RunContext): Out | Promise<Out>;
+}
+
+/** Stages in order, typed from the first input to the last output. */
+export interface Pipeline<In, Out> {
+  readonly names: readonly string[];
+  pipe<Next>(stage: Stage<Out, Next>): Pipeline<In, Next>;
+  run(input: In, ctx: RunContext): Promise<Out>;
+}
+
+/**
+ * @example
+ * const shapeText = pipeline<string>().pipe(upper).pipe(count);
+ * await shapeText.run("abc", ctx); // stages run in the order they were added
+ */
+export function pipeline<In>(): Pipeline<In, In> {
+  return build([]);
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the list is typed by the builder, one stage at a time.
+type AnyStage = Stage<any, any>;
+
+function build<In, Out>(stages: readonly AnyStage[]): Pipeline<In, Out> {
+  return {
+    names: stages.map((s) => s.name),
+    pipe<Next>(stage: Stage<Out, Next>): Pipeline<In, Next> {
+      return build<In, Next>([...stages, stage]);
+    },
+    async run(input: In, ctx: RunContext): Promise<Out> {
+      let value: unknown = input;
+      for (const stage of stages) value = await stage.run(value, ctx);
+      return value as Out;
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/** Text helpers every stage shares: slicing that never splits a surrogate pair, UTF-8 sizes. */
+
+function isHigh(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLow(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/**
+ * `text.slice(from, to)`, with both ends moved inwards off the middle of a surrogate pair.
+ *
+ * @example
+ * safeSlice("a😀b", 0, 2); // "a"
+ */
+export function safeSlice(text: string, from: number, to: number): string {
+  let a = Math.max(0, from);
+  let b = Math.min(text.length, to);
+  if (a > 0 && a < text.length && isLow(text.charCodeAt(a)) && isHigh(text.charCodeAt(a - 1)))
+    a += 1;
+  if (b > 0 && b < text.length && isLow(text.charCodeAt(b)) && isHigh(text.charCodeAt(b - 1)))
+    b -= 1;
+  return a >= b ? "" : text.slice(a, b);
+}
+
+/**
+ * The first `max` code units of `text` (fewer by one rather than half a pair), with `ellipsis`
+ * appended when anything was cut.
+ *
+ * @example
+ * cutText("abcdef", 3, "…"); // "abc…"
+ */
+export function cutText(text: string, max: number, ellipsis = ""): string {
+  if (text.length <= max) return text;
+  return `${safeSlice(text, 0, max)}${ellipsis}`;
+}
+
+/**
+ * UTF-8 bytes of a string, without encoding it (a lone surrogate counts as U+FFFD: 3 bytes).
+ *
+ * @example
+ * utf8Length("é"); // 2
+ */
+export function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (isHigh(c) && isLow(text.charCodeAt(i + 1))) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}

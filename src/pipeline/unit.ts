@@ -1,0 +1,39 @@
+/**
+ * The one kind of unit that flows through every stage, whatever the format: a line of a log, a
+ * record of a JSON array or NDJSON stream, a row of a CSV, a line of a web page's text. Formats
+ * differ only in their decoder and in the keep policy that orders them.
+ */
+
+/**
+ * How much a unit matters as evidence, on one scale for lines and records: 3 fatal or crash,
+ * 2 error or failure, 1 warning or a unit that stands out, 0 nothing to report.
+ */
+export type Severity = 0 | 1 | 2 | 3;
+
+/** A JSON value as the strict parser returns it. */
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | JsonValue[]
+  | { [key: string]: JsonValue };
+
+/** Which stream a section of the input came from. */
+export type SectionName = "text" | "stdout" | "stderr";
+
+export interface Unit {
+  /** 1-based position of the first line (or record) in the input. */
+  readonly index: number;
+  /** What is shown: the line, or the record's compact JSON (its display copy). */
+  text: string;
+  /** How many identical consecutive lines this unit stands for (1 = no repeat). */
+  repeat: number;
+  severity: Severity;
+  /** Characters cut from the middle of this line by the decoder's line cap. */
+  readonly omittedChars: number;
+  /** A record's value (its display copy, with long strings shortened). */
+  readonly value?: JsonValue;
+  /** A record's sort key values, read from the full record. */
+  readonly key?: readonly (JsonValue | undefined)[];
+}

@@ -1,0 +1,148 @@
+/**
+ * The render stage: what keep held, made into a draft the fit can size. Lines are laid out in
+ * input order with exact omission markers (stderr first: it is where a failing command says
+ * why); records go into the uniform envelope (status, summary, data, omitted, next).
+ */
+import type { FitRequest } from "../fit/lines.js";
+import type { KeptInput } from "../keep/stage.js";
+import { type RunFacts, shownSections } from "../pipeline/facts.js";
+import { commandHeader, httpHeader } from "../pipeline/markers.js";
+import type { RunContext, Stage } from "../pipeline/run.js";
+import type { ReadSection } from "./lines.js";
+import { type RecordsDraft, type RecordsRenderOptions, renderRecords } from "./records.js";
+
+export interface RenderOptions {
+  readonly maxTokens: number;
+  readonly maxBytes: number;
+  /** What to do for omitted lines. */
+  readonly next: string;
+  /** Characters the keeper holds: a verbatim text longer than this is never counted. */
+  readonly capacity: number;
+  readonly records: RecordsRenderOptions;
+}
+
+export interface LinesDraft {
+  readonly kind: "lines";
+  readonly request: FitRequest;
+}
+
+/** What the fit sizes, with what keep held (the outcome reads which units were shown). */
+export type Draft = (LinesDraft | RecordsDraft) & { readonly kept: KeptInput };
+
+/**
+ * @example
+ * const render = createRender(options);
+ * const draft = await render.run(kept, ctx);
+ */
+export function createRender(o: RenderOptions): Stage<KeptInput, Draft> {
+  return {
+    name: "render",
+    async run(kept, ctx) {
+      return { ...(await draftOf(kept, ctx, o)), kept };
+    },
+  };
+}
+
+async function draftOf(
+  kept: KeptInput,
+  ctx: RunContext,
+  o: RenderOptions,
+): Promise<LinesDraft | RecordsDraft> {
+  const facts = ctx.facts;
+  if (facts.records && kept.view) {
+    return renderRecords(
+      {
+        view: kept.view,
+        facts: facts.records,
+        secrets: sum(facts.redactions),
+        invisible: sum(facts.invisible),
+        failed: facts.http !== undefined && !facts.http.ok,
+      },
+      o.records,
+    );
+  }
+  if (facts.records) {
+    // Refused before any record reached keep: the envelope says why, and nothing else.
+    return renderRecords(
+      {
+        view: {
+          evidence: [],
+          head: [],
+          tail: [],
+          total: 0,
+          evidenceTotal: 0,
+          errorsTotal: 0,
+          complete: true,
+          evidenceDropped: false,
+        },
+        facts: facts.records,
+        secrets: 0,
+        invisible: 0,
+        failed: facts.http !== undefined && !facts.http.ok,
+      },
+      o.records,
+    );
+  }
+  return { kind: "lines", request: linesRequest(kept, ctx, o) };
+}
+
+function sum(counts: Readonly<Record<string, number>> | object): number {
+  let total = 0;
+  for (const v of Object.values(counts)) if (typeof v === "number") total += v;
+  return total;
+}
+
+/** The sections in the order they are shown, with what keep held of each. */
+export function readSections(kept: KeptInput, facts: RunFacts): ReadSection[] {
+  return shownSections(facts).map((s): ReadSection => {
+    const held = kept.sections.find((k) => k.name === s.name)?.kept;
+    return {
+      name: s.name,
+      bytes: s.bytes,
+      capped: s.capped,
+      invalid: s.invalidUtf8,
+      ...(held ? { kept: held } : {}),
+      ...(s.binary ? { binary: s.binary } : {}),
+      ...(s.failure
+        ? {
+            error: {
+              code: s.failure.code,
+              message: `intake: reading ${s.name} failed: ${s.failure.detail}`,
+              detail: s.failure.detail,
+            },
+          }
+        : {}),
+    };
+  });
+}
+
+function linesRequest(kept: KeptInput, ctx: RunContext, o: RenderOptions): FitRequest {
+  const facts = ctx.facts;
+  const header: string[] = [];
+  if (facts.kind === "command") {
+    header.push(
+      commandHeader({
+        exitCode: facts.command?.exitCode,
+        signal: facts.command?.signal,
+        streams: facts.sections.map((s) => ({
+          name: s.name,
+          lines: kept.sections.find((k) => k.name === s.name)?.kept.lines ?? 0,
+          bytes: s.bytes,
+          capped: s.capped,
+        })),
+      }),
+    );
+  } else if (facts.http && !facts.http.ok) {
+    // The reason phrase comes from the server: it is content, and is cleaned like content.
+    header.push(httpHeader(facts.http.status, o.records.clean(facts.http.statusText, 120)));
+  }
+  return {
+    sections: readSections(kept, facts),
+    header,
+    labelled: facts.kind === "command",
+    maxTokens: o.maxTokens,
+    maxBytes: o.maxBytes,
+    next: o.next,
+    capacity: o.capacity,
+  };
+}
