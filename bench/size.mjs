@@ -95,8 +95,8 @@ function dirSize(dir) {
 }
 
 const rows = [
-  await measure("airlock", "src/index.ts"),
-  await measure("airlock/preview", "src/preview/index.ts"),
+  await measure("agent-airlock", "src/index.ts"),
+  await measure("agent-airlock/preview", "src/preview/index.ts"),
 ];
 console.log(
   "entry              up front (min)  up front (min+gzip)  on demand (min+gzip)  heavy packages in the static graph",

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { shape } from "airlock";
+import { shape } from "agent-airlock";
 import { describe, expect, it } from "vitest";
 import { samples } from "../../demo/samples.ts";
 
@@ -24,7 +24,7 @@ describe("README", () => {
 
   it("states the defaults the code has", async () => {
     const { DEFAULT_MAX_TOKENS, DEFAULT_MAX_BYTES, DEFAULT_HASH_LIMIT, MIN_MAX_TOKENS } =
-      await import("airlock");
+      await import("agent-airlock");
     // The table may be padded by the formatter: match the cells, not the spacing.
     const cells = ["`maxTokens`", `integer ≥ ${MIN_MAX_TOKENS}`, `\`${DEFAULT_MAX_TOKENS}\``];
     const row = readme.split("\n").find((l) => l.includes("`maxTokens`") && l.startsWith("|"));
