@@ -133,11 +133,14 @@ function filtering(options: CompiledOptions): Pick<ReadContext, "filter" | "scru
   };
 }
 
+/** A declared markdown source: `meta.format` says so, and the preview renders it as markdown. */
+const MARKDOWN = /^\s*text\/(?:x-)?markdown\s*(?:;|$)/i;
+
 /** Fingerprints listed in `meta.redactions`, at most. */
 const MAX_FINGERPRINTS = 64;
 
 interface Plan {
-  readonly kind: ShapedMeta["kind"];
+  readonly kind: "text" | "command" | "binary";
   readonly sections: ReadResult[];
   readonly header: string[];
   readonly labelled: boolean;
@@ -146,6 +149,8 @@ interface Plan {
   readonly signal?: string | null;
   readonly httpStatus?: number;
   readonly error?: PlanError;
+  /** The declared media type of a text source (for `meta.format`). */
+  readonly contentType?: string | undefined;
 }
 
 async function read(input: ShapeInput, options: CompiledOptions): Promise<Plan> {
@@ -235,6 +240,7 @@ async function read(input: ShapeInput, options: CompiledOptions): Promise<Plan> 
       failed: failed || section.error !== undefined,
       httpStatus: input.status,
       ...(error ? { error } : {}),
+      contentType,
     };
   }
   // Any other type is refused by openSource, which knows the sources; null would crash it first.
@@ -257,6 +263,7 @@ async function read(input: ShapeInput, options: CompiledOptions): Promise<Plan> 
     labelled: false,
     failed: section.error !== undefined,
     ...(section.error ? { error: readError(section.error) } : {}),
+    contentType: options.contentType,
   };
 }
 
@@ -384,11 +391,12 @@ async function runHtml(
     : text;
   const shaped = await runText(input, { ...options, contentType: "text/plain" }, loading);
   const page = out.result;
-  if (page === undefined) return shaped;
+  if (page === undefined) return { ...shaped, meta: { ...shaped.meta, format: "html" } };
   return {
     ...shaped,
     meta: {
       ...shaped.meta,
+      format: "html",
       bytes: page.bytes,
       html: {
         ...(page.title !== undefined ? { title: page.title } : {}),
@@ -576,6 +584,7 @@ function result(
   if (plan.failed) status = "error";
   const meta: ShapedMeta = {
     kind: plan.kind,
+    format: plan.kind === "text" && MARKDOWN.test(plan.contentType ?? "") ? "markdown" : plan.kind,
     bytes: plan.sections.reduce((n, s) => n + s.bytes, 0),
     lines: plan.sections.reduce((n, s) => n + (s.kept?.lines ?? 0), 0),
     tokens: fitted.tokens,

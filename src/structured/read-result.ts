@@ -380,7 +380,7 @@ function metaOf(
     tool: "read_result",
     spotlight:
       o.spotlight === "datamark" ? { mode: "datamark", marker: o.datamark } : { mode: o.spotlight },
-    ...(records ? { records } : {}),
+    ...(records ? { records, format: records.format } : {}),
     ...(error ? { error: { ...error, retryable: false, kind: "tool" as const } } : {}),
   };
 }

@@ -462,6 +462,7 @@ function result(
   const count = Object.values(rules).reduce((a, b) => a + b, 0);
   const meta: ShapedMeta = {
     kind: "structured",
+    format: records.format,
     bytes: intake.bytes,
     lines: 0,
     tokens: fitted.tokens,
