@@ -32,7 +32,8 @@ export default defineConfig({
     target: "es2022",
     outDir: "dist",
     emptyOutDir: true,
-    sourcemap: true,
+    // No source maps: the package ships dist only, and maps would point at sources it leaves out.
+    sourcemap: false,
     minify: false,
     lib: {
       entry: {

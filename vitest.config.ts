@@ -22,6 +22,8 @@ import { CHROMIUM_LAUNCH } from "./test/helpers/chromium.ts";
  * where it is supposed to be running (see test/runtimes/runtime-identity.test.ts).
  */
 
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
 const WORKERD_COMPATIBILITY_DATE = "2026-04-01";
 
 const shared = ["test/suites/**/*.test.ts", "test/runtimes/*.test.ts"];
@@ -33,7 +35,9 @@ export default defineConfig({
   resolve: {
     // Lets tests/demo import the library by its package name without a build.
     alias: [
-      { find: /^airlock$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) },
+      { find: /^agent-airlock$/, replacement: src("index.ts") },
+      { find: /^agent-airlock\/preview$/, replacement: src("preview/index.ts") },
+      { find: /^agent-airlock\/preview\.css$/, replacement: src("preview/preview.css") },
     ],
   },
   test: {

@@ -95,15 +95,15 @@ function dirSize(dir) {
 }
 
 const rows = [
-  await measure("airlock", "src/index.ts"),
-  await measure("airlock/preview", "src/preview/index.ts"),
+  await measure("agent-airlock", "src/index.ts"),
+  await measure("agent-airlock/preview", "src/preview/index.ts"),
 ];
 console.log(
-  "entry              up front (min)  up front (min+gzip)  on demand (min+gzip)  heavy packages in the static graph",
+  "entry                  up front (min)  up front (min+gzip)  on demand (min+gzip)  heavy packages in the static graph",
 );
 for (const r of rows) {
   console.log(
-    `${r.name.padEnd(18)} ${kb(r.upFront).padStart(14)}  ${kb(r.upFrontGz).padStart(19)}  ${kb(r.lazyGz).padStart(20)}  ${r.inStatic.join(", ") || "none"}`,
+    `${r.name.padEnd(22)} ${kb(r.upFront).padStart(14)}  ${kb(r.upFrontGz).padStart(19)}  ${kb(r.lazyGz).padStart(20)}  ${r.inStatic.join(", ") || "none"}`,
   );
 }
 const core = rows[0];

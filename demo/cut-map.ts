@@ -5,7 +5,7 @@
  * the text, hollow when it was cut). Drawn in SVG with geometry attributes only (no inline
  * styles, so it holds under `style-src 'self'`); colours come from style.css by class.
  */
-import type { Cut, SectionMeta } from "airlock";
+import type { Cut, SectionMeta } from "agent-airlock";
 import type { SectionScan, ShapeResult } from "./protocol.ts";
 
 const SVG = "http://www.w3.org/2000/svg";

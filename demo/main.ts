@@ -3,7 +3,7 @@
  * result. Tool output is only ever written with textContent; the safe preview is the one piece
  * of HTML, and it comes from `renderPreview` through the Trusted Types policy (see views.ts).
  */
-import type { TokenizerName } from "airlock";
+import type { TokenizerName } from "agent-airlock";
 import { catalog } from "./catalog.ts";
 import { renderCutMap } from "./cut-map.ts";
 import type { Controls, Source } from "./protocol.ts";

@@ -1,5 +1,5 @@
 /** Messages between the page and the shaping worker. */
-import type { SectionName, Shaped, SpotlightMode, TokenizerName } from "airlock";
+import type { SectionName, Shaped, SpotlightMode, TokenizerName } from "agent-airlock";
 
 /** Where the input comes from; a `File` crosses to the worker as a handle, not as its bytes. */
 export type Source =

@@ -1,4 +1,4 @@
-import type { ShapeInput } from "airlock";
+import type { ShapeInput } from "agent-airlock";
 
 /** Built-in samples: the kinds of tool output an agent actually gets. */
 export interface Sample {

@@ -3,7 +3,7 @@
  * on their way to `shape()`, how many lines there were and where the error-looking ones were.
  * One pass: the input is read once, by the library, and observed on the way.
  */
-import type { SectionName } from "airlock";
+import type { SectionName } from "agent-airlock";
 import type { SectionScan } from "./protocol.ts";
 
 const ERROR_LINE = /\b(?:error|fatal|fail(?:ed|ure)?|panic|exception|traceback)\b/i;

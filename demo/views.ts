@@ -3,7 +3,7 @@
  * assigned is the preview, which `renderPreview` made safe and `toTrustedPreview` hands over as
  * TrustedHTML (the `airlock-preview` policy).
  */
-import { renderPreview, toTrustedPreview } from "airlock/preview";
+import { renderPreview, toTrustedPreview } from "agent-airlock/preview";
 import type { ShapeResult } from "./protocol.ts";
 
 const n = (value: number) => value.toLocaleString("en-US");

@@ -37,9 +37,9 @@ export default defineConfig({
   plugins: [cspMeta()],
   resolve: {
     alias: [
-      { find: /^airlock$/, replacement: src("index.ts") },
-      { find: /^airlock\/preview$/, replacement: src("preview/index.ts") },
-      { find: /^airlock\/preview\.css$/, replacement: src("preview/preview.css") },
+      { find: /^agent-airlock$/, replacement: src("index.ts") },
+      { find: /^agent-airlock\/preview$/, replacement: src("preview/index.ts") },
+      { find: /^agent-airlock\/preview\.css$/, replacement: src("preview/preview.css") },
     ],
   },
   server: {

@@ -11,7 +11,7 @@ import {
   toMcp,
   toOpenAIChat,
   toOpenAIResponses,
-} from "airlock";
+} from "agent-airlock";
 import { type Generated, generate } from "./generators.ts";
 import type { Controls, ShapeRequest, ShapeResult, Source, WorkerReply } from "./protocol.ts";
 import { type Observed, observe, type TextSource } from "./scan.ts";

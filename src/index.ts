@@ -2,7 +2,7 @@
  * airlock: shape every tool result before it reaches the model.
  *
  * @example
- * import { shape, toOpenAIChat } from "airlock";
+ * import { shape, toOpenAIChat } from "agent-airlock";
  * const shaped = await shape(await fetch(url), { maxTokens: 2000, tool: "fetch" });
  * messages.push(toOpenAIChat(shaped, { toolCallId }));
  */

@@ -44,6 +44,7 @@ async function pump(
 ): Promise<void> {
   switch (intake.route) {
     case "lines": {
+      if (intake.markdown) ctx.facts.format = "markdown";
       // Every stream at once: a child process blocks if one of its pipes is left unread.
       await Promise.all(intake.sections.map((s) => section(s, sinks, ctx, o)));
       if (

@@ -22,6 +22,7 @@ import {
   isHtmlType,
   isSniffable,
   looksLikeHtml,
+  mediaType,
   SNIFF_BYTES,
   type Sniffed,
   type StructuredFormat,
@@ -49,6 +50,8 @@ export type Intake =
   | {
       readonly route: "lines";
       readonly sections: readonly OpenedSection[];
+      /** The content type says markdown. */
+      readonly markdown?: boolean;
       /** Waits for how the command ended, once its streams are read. */
       readonly settle?: () => Promise<void>;
     }
@@ -176,8 +179,15 @@ async function sourceIntake(
     const format = sniffFormat(text.replace(/^\uFEFF/, ""));
     if (format) return { route: "records", reader: again, format, sniffed: true };
   }
-  return { route: "lines", sections: [{ name: "text", reader: again, sniffed }] };
+  return {
+    route: "lines",
+    sections: [{ name: "text", reader: again, sniffed }],
+    ...(MARKDOWN.test(mediaType(contentType) ?? "") ? { markdown: true } : {}),
+  };
 }
+
+/** Media types that say the text is markdown (the preview renders it as such). */
+const MARKDOWN = /^text\/(?:x-)?markdown$/;
 
 async function responseIntake(input: Response, o: IntakeOptions, ctx: RunContext): Promise<Intake> {
   if (input.bodyUsed) {

@@ -83,8 +83,10 @@ export interface ShapedMeta {
   /** The input kind that was shaped: `structured` for JSON, NDJSON, CSV and already-parsed values. */
   readonly kind: "text" | "command" | "binary" | "structured";
   /**
-   * What the input was: `html` for a web page, `markdown` when declared so, `command` for a
-   * command's output, the structured format, `binary`, else `text` (a log, plain output).
+   * What the input was, for a renderer to choose how to show it (the preview shows pages and
+   * markdown as markdown, everything else preformatted): `html` for a web page, `markdown` for
+   * a `text/markdown` source, `command` for command output, the structured format for records,
+   * `binary`, and `text` for any other text (a log, a string).
    */
   readonly format?:
     | "text"

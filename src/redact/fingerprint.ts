@@ -1,8 +1,20 @@
 import { AirlockError } from "../errors/airlock-error.js";
 import { createRedactor, type Finding, type RedactOptions } from "./redact.js";
 
+/**
+ * A Web Crypto key, as `crypto.subtle.importKey` returns it, described by its shape: the
+ * published types then compile with neither the DOM lib nor Node's types (`CryptoKey` is a DOM
+ * name; Node's types call it `webcrypto.CryptoKey`), and a key from either fits.
+ */
+export interface WebCryptoKey {
+  readonly algorithm: { readonly name: string };
+  readonly extractable: boolean;
+  readonly type: string;
+  readonly usages: readonly string[];
+}
+
 /** A key for keyed fingerprints: raw bytes, a string (UTF-8), or an HMAC `CryptoKey`. */
-export type FingerprintKey = string | Uint8Array | CryptoKey;
+export type FingerprintKey = string | Uint8Array | WebCryptoKey;
 
 /** A finding with an HMAC-SHA-256 of the secret: equal secrets give equal fingerprints. */
 export interface FingerprintedFinding extends Finding {
@@ -11,7 +23,7 @@ export interface FingerprintedFinding extends Finding {
 }
 
 /** Imports `key` once for HMAC-SHA-256 signing. */
-export async function importFingerprintKey(key: FingerprintKey): Promise<CryptoKey> {
+export async function importFingerprintKey(key: FingerprintKey): Promise<WebCryptoKey> {
   if (typeof key !== "string" && !(key instanceof Uint8Array)) return key;
   const raw = typeof key === "string" ? new TextEncoder().encode(key) : key;
   if (raw.byteLength < 16) {
@@ -27,9 +39,9 @@ export async function importFingerprintKey(key: FingerprintKey): Promise<CryptoK
 }
 
 /** HMAC-SHA-256 of `value` under `key`, as 32 hex characters. */
-export async function fingerprintOf(key: CryptoKey, value: string): Promise<string> {
+export async function fingerprintOf(key: WebCryptoKey, value: string): Promise<string> {
   const mac = new Uint8Array(
-    await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(value)),
+    await crypto.subtle.sign("HMAC", key as CryptoKey, new TextEncoder().encode(value)),
   );
   let hex = "";
   for (const b of mac.subarray(0, 16)) hex += b.toString(16).padStart(2, "0");

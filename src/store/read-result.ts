@@ -181,6 +181,7 @@ export async function readPage(
         : {}),
     };
   };
+  facts.format = (stored.info.format as RecordFacts["format"]) ?? "json";
   facts.records = {
     ...createRecordFacts((stored.info.format as RecordFacts["format"]) ?? "json"),
     ...(stored.info.envelope !== undefined ? { envelope: stored.info.envelope } : {}),

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { shape } from "airlock";
+import { shape } from "agent-airlock";
 import { build } from "vite";
 import { beforeAll, describe, expect, it } from "vitest";
 import { noNodeBuiltins } from "../../vite.config.ts";

@@ -8,10 +8,11 @@ import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright";
 import { build, type PreviewServer, preview } from "vite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { catalog } from "../../demo/catalog.ts";
 import { PLAYGROUND_CSP } from "../../demo/csp.ts";
 import { CHROMIUM_LAUNCH } from "../helpers/chromium.js";
+import { setupOrFail } from "../helpers/setup.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const demo = `${root}demo`;
@@ -44,6 +45,10 @@ interface Shown {
   removed: string;
   cutMap: string;
   preview: string;
+  /** The preview's renderer: `preformatted` or `markdown`. */
+  previewMode: string;
+  /** Lines in the preview's preformatted block (0 when it has none). */
+  previewLines: number;
   adapters: string;
 }
 
@@ -67,6 +72,13 @@ async function shaped(action: () => Promise<unknown>): Promise<Shown> {
       removed: text("#removed"),
       cutMap: text("#cut-map"),
       preview: text("#preview"),
+      previewMode:
+        /airlock-(preformatted|markdown)/.exec(
+          document.querySelector("#preview .airlock-preview")?.className ?? "",
+        )?.[1] ?? "",
+      previewLines: (document.querySelector("#preview pre.airlock-pre")?.textContent ?? "").split(
+        "\n",
+      ).length,
       adapters: text("#adapters"),
     };
   });
@@ -75,7 +87,8 @@ async function shaped(action: () => Promise<unknown>): Promise<Shown> {
 const selectSample = (id: string) => shaped(() => page.selectOption("#sample", id));
 
 describe("playground (built, served under its CSP, in Chromium)", () => {
-  beforeAll(async () => {
+  // A missing browser fails every test here; none is skipped.
+  setupOrFail(async () => {
     mkdirSync(screens, { recursive: true });
     await build({
       configFile,
@@ -126,7 +139,12 @@ describe("playground (built, served under its CSP, in Chromium)", () => {
     expect(shown.tokens).toBeLessThanOrEqual(shown.budget);
     expect(shown.budget).toBe(600);
     expect(shown.cutMap).toMatch(/lines [\d,]+–[\d,]+ omitted/);
+    // The log reads like a log in the preview: preformatted, one line of the block a line.
+    expect(shown.previewMode).toBe("preformatted");
+    expect(shown.previewLines).toBe(shown.text.split("\n").length - 2);
+    expect(shown.preview).toContain("charge failed: upstream timeout after 30000ms");
     await page.screenshot({ path: `${screens}/app-log-page.png`, fullPage: true });
+    await page.locator("#preview").screenshot({ path: `${screens}/app-log-preview.png` });
     await page.locator("#out").screenshot({ path: `${screens}/model-text.png` });
     await page.locator("#cut-map").screenshot({ path: `${screens}/cut-map.png` });
   }, 120_000);
@@ -139,6 +157,8 @@ describe("playground (built, served under its CSP, in Chromium)", () => {
       expect(shown.tokens, id).toBeLessThanOrEqual(shown.budget);
       expect(shown.preview.length, id).toBeGreaterThan(0);
       expect(shown.adapters, id).toContain("tool_result");
+      // Pages are rendered as markdown; everything else reads like the tool's output.
+      expect(shown.previewMode, id).toBe(id === "article" ? "markdown" : "preformatted");
       if (id === "test-run") expect(shown.text).toContain("AssertionError: expected 90 to be 81");
       if (id === "article") {
         expect(shown.text).toContain("How we cut our CI time in half");

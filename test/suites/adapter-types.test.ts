@@ -1,6 +1,6 @@
 import type { ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { shape, toAnthropic, toMcp, toOpenAIChat, toOpenAIResponses } from "airlock";
+import { shape, toAnthropic, toMcp, toOpenAIChat, toOpenAIResponses } from "agent-airlock";
 import type { ChatCompletionToolMessageParam } from "openai/resources/chat/completions";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";

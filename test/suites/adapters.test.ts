@@ -1,5 +1,12 @@
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { type Shaped, shape, toAnthropic, toMcp, toOpenAIChat, toOpenAIResponses } from "airlock";
+import {
+  type Shaped,
+  shape,
+  toAnthropic,
+  toMcp,
+  toOpenAIChat,
+  toOpenAIResponses,
+} from "agent-airlock";
 import { describe, expect, it } from "vitest";
 
 /** What every adapter must do; one suite runs against all of them. */

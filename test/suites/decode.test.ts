@@ -1,4 +1,4 @@
-import { shape } from "airlock";
+import { shape } from "agent-airlock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createLineDecoder, type LineSink } from "../../src/decode/lines.js";

@@ -1,4 +1,4 @@
-import { stripInvisible } from "airlock";
+import { stripInvisible } from "agent-airlock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 

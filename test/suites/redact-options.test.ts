@@ -1,4 +1,4 @@
-import { createRedactor, redact, redactWithFingerprints } from "airlock";
+import { createRedactor, redact, redactWithFingerprints } from "agent-airlock";
 import { describe, expect, it } from "vitest";
 import { PATH_RULES, PII_RULES } from "../../src/redact/optional.js";
 

@@ -1,4 +1,4 @@
-import { createRedactor, redact } from "airlock";
+import { createRedactor, redact } from "agent-airlock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SECRET_RULES } from "../../src/redact/rules.js";

@@ -1,4 +1,4 @@
-import { shape } from "airlock";
+import { shape } from "agent-airlock";
 import { describe, expect, it } from "vitest";
 import { bytesOf, chunkedStream, gaps, o200kCount, serviceLog, split } from "../helpers/sources.js";
 

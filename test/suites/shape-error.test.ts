@@ -15,7 +15,7 @@ import {
   toAnthropic,
   toMcp,
   toMcpError,
-} from "airlock";
+} from "agent-airlock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scrubMessage } from "../../src/redact/scrub.js";

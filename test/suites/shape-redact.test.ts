@@ -1,4 +1,4 @@
-import { redact, shape } from "airlock";
+import { redact, shape } from "agent-airlock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { secretCases } from "../fixtures/secrets.js";

@@ -1,4 +1,4 @@
-import { shape, spotlightInstruction } from "airlock";
+import { shape, spotlightInstruction } from "agent-airlock";
 import { describe, expect, it } from "vitest";
 import { body, o200kCount, serviceLog } from "../helpers/sources.js";
 

@@ -5,7 +5,7 @@ import {
   datamark,
   encodeBase64,
   spotlightInstruction,
-} from "airlock";
+} from "agent-airlock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 

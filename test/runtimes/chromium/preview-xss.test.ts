@@ -7,8 +7,10 @@ import { PREVIEW_ELEMENTS } from "../../helpers/preview.js";
 
 /**
  * The preview's XSS suite, in real Chromium. Every vector in `test/fixtures/xss.ts` is rendered
- * by `renderPreview` on the browser path (`sanitize: "auto"`, DOMPurify as a second pass) and on
- * the path Workers and Node take (`sanitize: "none"`), inserted into its own iframe whose document
+ * by `renderPreview` in both of its modes (markdown, and preformatted with images asked for, so
+ * an image is a failure there), each on the browser path (`sanitize: "auto"`, DOMPurify as a
+ * second pass) and on the path Workers and Node take (`sanitize: "none"`), inserted into its own
+ * iframe whose document
  * enforces
  *
  *   default-src 'none'; script-src 'self'; style-src 'self'; require-trusted-types-for 'script'
@@ -26,8 +28,9 @@ import { PREVIEW_ELEMENTS } from "../../helpers/preview.js";
  *   carry `rel="noopener noreferrer"`, and images only when asked for, https and no-referrer.
  *
  * The CSP is a second wall, so a canary can only fire if both fail; the DOM walk is what catches
- * a renderer bug that the CSP would have hidden. Negative controls (raw passthrough, and marked's
- * default renderer) must be caught, so the suite is known to be able to fail.
+ * a renderer bug that the CSP would have hidden. Negative controls (raw passthrough, marked's
+ * default renderer, and a `<pre>` that does not escape) must be caught, so the suite is known to
+ * be able to fail.
  *
  * Insertion: `require-trusted-types-for 'script'` blocks (and reports) a string assigned to
  * `innerHTML`, so the harness writes through a Trusted Types policy created in the frame's realm,
@@ -392,12 +395,18 @@ describe("preview XSS in Chromium under a strict CSP", () => {
   });
 
   it.each([
-    ["browser path (sanitize auto)", "auto"],
-    ["no-DOM path (sanitize none)", "none"],
+    ["markdown", "browser path (sanitize auto)", "auto"],
+    ["markdown", "no-DOM path (sanitize none)", "none"],
+    ["preformatted", "browser path (sanitize auto)", "auto"],
+    ["preformatted", "no-DOM path (sanitize none)", "none"],
   ] as const)(
-    "%s: nothing runs, nothing is reported, nothing unsafe is in the DOM",
-    async (_, sanitize) => {
-      const outcomes = await runAll((s) => renderPreview(s, { sanitize }), { csp: STRICT_CSP });
+    "%s, %s: nothing runs, nothing is reported, nothing unsafe is in the DOM",
+    async (mode, _, sanitize) => {
+      // Preformatted output has no images whatever is asked: with images on, an img is a failure.
+      const images = mode === "preformatted";
+      const outcomes = await runAll((s) => renderPreview(s, { sanitize, mode, images }), {
+        csp: STRICT_CSP,
+      });
       expect(outcomes).toHaveLength(xssVectors.length);
       expect(failures(outcomes)).toEqual({});
       expect(outsideCalls).toEqual([]);
@@ -405,21 +414,38 @@ describe("preview XSS in Chromium under a strict CSP", () => {
     LONG,
   );
 
+  it("auto mode gives every vector exactly the output of one of the two modes tested above", () => {
+    const mismatched = xssVectors.filter((v) => {
+      const auto = renderPreview(v.input, { sanitize: "none" });
+      const mode = /airlock-preview airlock-(preformatted|markdown)"/.exec(auto)?.[1] as
+        | "preformatted"
+        | "markdown"
+        | undefined;
+      return mode === undefined || auto !== renderPreview(v.input, { sanitize: "none", mode });
+    });
+    expect(mismatched.map((v) => v.title)).toEqual([]);
+  });
+
   it.each([
     ["browser path (sanitize auto)", "auto"],
     ["no-DOM path (sanitize none)", "none"],
   ] as const)(
-    "%s with images on: only https images with no-referrer, nothing else",
+    "markdown, %s, with images on: only https images with no-referrer, nothing else",
     async (_, sanitize) => {
-      const outcomes = await runAll((s) => renderPreview(s, { sanitize, images: true }), {
-        csp: STRICT_CSP,
-        images: true,
-      });
+      const outcomes = await runAll(
+        (s) => renderPreview(s, { sanitize, images: true, mode: "markdown" }),
+        {
+          csp: STRICT_CSP,
+          images: true,
+        },
+      );
       expect(failures(outcomes)).toEqual({});
       expect(outsideCalls).toEqual([]);
       // The option did something: the plain https image came through as an image.
       const https = xssVectors.find((v) => v.title === "markdown: image over https") as XssVector;
-      expect(renderPreview(https.input, { sanitize, images: true })).toContain("<img ");
+      expect(renderPreview(https.input, { sanitize, images: true, mode: "markdown" })).toContain(
+        "<img ",
+      );
     },
     LONG,
   );
@@ -458,15 +484,17 @@ describe("preview XSS in Chromium under a strict CSP", () => {
       expect(shaped.every((s) => s.text.startsWith("<untrusted-data "))).toBe(true);
       const byInput = new Map(sample.map((v, i) => [v.input, shaped[i]]));
       const found: Record<string, Record<string, readonly Problem[]>> = {};
-      for (const sanitize of ["auto", "none"] as const) {
-        const outcomes = await runAll(
-          (input) => renderPreview(byInput.get(input) ?? input, { sanitize }),
-          { csp: STRICT_CSP },
-          sample,
-        );
-        found[sanitize] = failures(outcomes);
+      for (const mode of ["auto", "markdown", "preformatted"] as const) {
+        for (const sanitize of ["auto", "none"] as const) {
+          const outcomes = await runAll(
+            (input) => renderPreview(byInput.get(input) ?? input, { sanitize, mode }),
+            { csp: STRICT_CSP },
+            sample,
+          );
+          found[`${mode} ${sanitize}`] = failures(outcomes);
+        }
       }
-      expect(found).toEqual({ auto: {}, none: {} });
+      expect(Object.values(found)).toEqual(Array(6).fill({}));
       expect(outsideCalls).toEqual([]);
     },
     LONG,
@@ -474,14 +502,38 @@ describe("preview XSS in Chromium under a strict CSP", () => {
 
   it("shows raw HTML as text rather than dropping it", () => {
     const source = "<script>alert(1)</script> and <img src=x onerror=alert(2)>";
-    for (const sanitize of ["auto", "none"] as const) {
-      // A DOMParser document is inert: nothing in it loads or runs.
-      const text = new DOMParser().parseFromString(renderPreview(source, { sanitize }), "text/html")
-        .body.textContent;
-      expect(text).toContain("<script>alert(1)</script>");
-      expect(text).toContain("<img src=x onerror=alert(2)>");
+    for (const mode of ["markdown", "preformatted"] as const) {
+      for (const sanitize of ["auto", "none"] as const) {
+        // A DOMParser document is inert: nothing in it loads or runs.
+        const html = renderPreview(source, { sanitize, mode });
+        const text = new DOMParser().parseFromString(html, "text/html").body.textContent;
+        expect(text).toContain("<script>alert(1)</script>");
+        expect(text).toContain("<img src=x onerror=alert(2)>");
+      }
     }
   });
+
+  it(
+    "negative control: a preformatted renderer that does not escape is caught",
+    async () => {
+      const sample = xssVectors.filter((_, i) => i % 3 === 0);
+      const outcomes = await runAll(
+        (s) => `<div class="airlock-preview"><pre class="airlock-pre">${s}</pre></div>`,
+        { csp: STRICT_CSP },
+        sample,
+      );
+      const failed = failures(outcomes);
+      console.info(
+        `[preview-xss] unescaped <pre>: ${Object.keys(failed).length}/${outcomes.length} vectors caught`,
+      );
+      for (const channel of ["element", "handler", "url", "violation"]) {
+        expect(channels(outcomes), channel).toContain(channel);
+      }
+      expect(Object.keys(failed).length).toBeGreaterThan(outcomes.length / 2);
+      outsideCalls.splice(0);
+    },
+    LONG,
+  );
 
   it(
     "negative control: raw passthrough is caught, on every channel",

@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Miniflare } from "miniflare";
 import { build, type Rolldown } from "vite";
@@ -15,14 +14,13 @@ import { noNodeBuiltins } from "../../../vite.config.ts";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const entry = `${root}src/index.ts`;
-const hasEntry = existsSync(entry);
 
 let mf: Miniflare | undefined;
 afterAll(async () => {
   await mf?.dispose();
 });
 
-describe.skipIf(!hasEntry)("library in plain workerd (no nodejs_compat)", () => {
+describe("library in plain workerd (no nodejs_compat)", () => {
   it("bundles, loads and shapes without Node.js compatibility flags", async () => {
     const result = await build({
       configFile: false,

@@ -1,0 +1,148 @@
+/**
+ * The markdown renderer of the preview, for web pages and markdown: marked with its own link,
+ * image, code and HTML renderers. The source has every `<` escaped before marked reads it, so
+ * tool output is never markup; links keep only http(s) and mailto, images are off unless asked
+ * for (https only); airlock's markers, redactions and invisible characters become elements.
+ */
+import { Marked, type Tokens } from "marked";
+import {
+  codePoint,
+  escapeAll,
+  escapeText,
+  INVISIBLE,
+  invisibleBadge,
+  MARKER_LINE,
+  REDACTED,
+  redactedBadge,
+} from "./escape.js";
+
+/** What the markdown renderer needs of the preview's options. */
+export interface MarkdownOptions {
+  readonly images?: boolean;
+}
+
+const LINK_SCHEMES = /^(?:https?:\/\/|mailto:)/i;
+const IMAGE_SCHEMES = /^https:\/\//i;
+const INVISIBLE_MARK = /^\u27E6U\+([0-9A-F]{4,5})\u27E7/;
+const REDACTED_AT_START = new RegExp(`^${REDACTED.source}`);
+
+/**
+ * The body of a markdown preview, as HTML built only from the renderer's own tags.
+ *
+ * @example renderMarkdown("# Title\n\nSome **bold** text", {}); // "<h1>Title</h1>\n<p>Some …"
+ */
+export function renderMarkdown(text: string, options: MarkdownOptions): string {
+  // Tool output is never markup: every `<` is escaped before marked reads the source, and
+  // invisible characters become a mark the inline extension turns into a badge.
+  const source = text
+    .replace(/</g, "&lt;")
+    .replace(INVISIBLE, (c) => `\u27E6U+${codePoint(c)}\u27E7`);
+  return createMarked(options).parse(source, { async: false }) as string;
+}
+
+/** The source's own `<`, escaped before the markdown was read, given back (for code). */
+function unescapeSource(text: string): string {
+  return text.replace(/&lt;/g, "<");
+}
+
+/** A URL the preview may link to: http, https or mailto, after decoding what marked kept. */
+function safeHref(raw: string, schemes: RegExp): string | undefined {
+  const href = unescapeSource(raw)
+    .replace(/&amp;/g, "&")
+    .replace(/[\t\n\r]/g, "")
+    .replace(/^[^\x21-\uffff]+|[^\x21-\uffff]+$/g, "");
+  if (!schemes.test(href)) return undefined;
+  try {
+    return new URL(href).href;
+  } catch {
+    return undefined;
+  }
+}
+
+function createMarked(options: MarkdownOptions): Marked {
+  return new Marked({
+    gfm: true,
+    breaks: false,
+    async: false,
+    renderer: {
+      html({ text }: Tokens.HTML | Tokens.Tag) {
+        // Cannot happen (no `<` reaches marked), and if it did: text, never markup.
+        return escapeAll(unescapeSource(text));
+      },
+      text(token: Tokens.Text | Tokens.Escape) {
+        if ("tokens" in token && token.tokens) return this.parser.parseInline(token.tokens);
+        return escapeText(token.text);
+      },
+      code({ text }: Tokens.Code) {
+        return `<pre class="airlock-code"><code>${escapeAll(unescapeSource(text))}</code></pre>\n`;
+      },
+      codespan({ text }: Tokens.Codespan) {
+        return `<code>${escapeAll(unescapeSource(text))}</code>`;
+      },
+      checkbox({ checked }: Tokens.Checkbox) {
+        return checked ? "[x] " : "[ ] ";
+      },
+      heading({ tokens, depth }: Tokens.Heading) {
+        const level = Math.min(6, Math.max(1, depth));
+        return `<h${level}>${this.parser.parseInline(tokens)}</h${level}>\n`;
+      },
+      link({ href, tokens, autolink }: Tokens.Link) {
+        const label = this.parser.parseInline(tokens);
+        // A bare URL that ran into markup (`…x.js"></script>`) is text, not a link: the `<`
+        // that would have ended it was escaped before marked read it.
+        if (autolink && (href.includes("&lt;") || href.includes('"'))) return label;
+        const url = safeHref(href, LINK_SCHEMES);
+        if (url === undefined) return label;
+        return `<a href="${escapeAll(url)}" rel="noopener noreferrer nofollow ugc">${label}</a>`;
+      },
+      image({ href, text }: Tokens.Image) {
+        const alt = escapeText(text);
+        const url = options.images ? safeHref(href, IMAGE_SCHEMES) : undefined;
+        if (url === undefined) return `<span class="airlock-image">[image: ${alt}]</span>`;
+        return `<img src="${escapeAll(url)}" alt="${alt}" referrerpolicy="no-referrer">`;
+      },
+    },
+    extensions: [
+      {
+        // A marker line (`[airlock: lines 121–49,880 omitted]`) is its own element.
+        name: "airlockMarker",
+        level: "block",
+        start: (src: string) => src.match(/^\[airlock: /m)?.index,
+        tokenizer(src: string) {
+          const line = /^[^\n]*(?:\n|$)/.exec(src)?.[0] ?? "";
+          if (!MARKER_LINE.test(line.trim())) return undefined;
+          return { type: "airlockMarker", raw: line, text: line.trim().slice(10, -1) };
+        },
+        renderer(token: Tokens.Generic) {
+          return `<div class="airlock-marker">${escapeText(String(token.text))}</div>\n`;
+        },
+      },
+      {
+        name: "airlockRedacted",
+        level: "inline",
+        start: (src: string) => src.indexOf("[REDACTED:"),
+        tokenizer(src: string) {
+          const m = REDACTED_AT_START.exec(src);
+          if (m === null) return undefined;
+          return { type: "airlockRedacted", raw: m[0], rule: m[1] };
+        },
+        renderer(token: Tokens.Generic) {
+          return redactedBadge(String(token.rule));
+        },
+      },
+      {
+        name: "airlockInvisible",
+        level: "inline",
+        start: (src: string) => src.indexOf("\u27E6U+"),
+        tokenizer(src: string) {
+          const m = INVISIBLE_MARK.exec(src);
+          if (m === null) return undefined;
+          return { type: "airlockInvisible", raw: m[0], code: m[1] };
+        },
+        renderer(token: Tokens.Generic) {
+          return invisibleBadge(String(token.code));
+        },
+      },
+    ],
+  });
+}
