@@ -60,6 +60,12 @@ export type {
   StructuredMeta,
 } from "./pipeline/shaped.js";
 export {
+  createResultReader,
+  READ_RESULT_TOOL,
+  type ReadResultArgs,
+  type ResultReader,
+} from "./reader.js";
+export {
   type FingerprintedFinding,
   type FingerprintKey,
   redactWithFingerprints,
@@ -85,12 +91,6 @@ export {
   type ShapeErrorOptions,
   shapeError,
 } from "./shape-error.js";
-export {
-  createResultReader,
-  READ_RESULT_TOOL,
-  type ReadResultArgs,
-  type ResultReader,
-} from "./store/reader.js";
 export {
   createMemoryStore,
   type MemoryResultStore,

@@ -1,7 +1,7 @@
 import { AirlockError } from "../errors/airlock-error.js";
 import type { SafeErrorCode } from "../errors/codes.js";
+import type { SafeError } from "../failure/describe.js";
 import type { Shaped } from "../pipeline/shaped.js";
-import type { SafeError } from "../shape-error.js";
 
 /**
  * Provider adapters. Each takes a shaped result and the id the provider gave the tool call, and

@@ -1,21 +1,6 @@
-/** Bytes a UTF-8 sequence has, from its lead byte (1 for ASCII and for bytes that cannot lead). */
-export function sequenceLength(lead: number): number {
-  if (lead >= 0xf0 && lead <= 0xf7) return 4;
-  if (lead >= 0xe0) return lead <= 0xef ? 3 : 1;
-  if (lead >= 0xc0) return 2;
-  return 1;
-}
+import { completeLength, sequenceLength } from "../pipeline/text.js";
 
-/** Length of `bytes` without a UTF-8 sequence cut off at its end. */
-export function completeLength(bytes: Uint8Array): number {
-  const n = bytes.byteLength;
-  for (let back = 1; back <= 3 && back <= n; back++) {
-    const b = bytes[n - back] as number;
-    if ((b & 0xc0) === 0x80) continue; // a continuation byte: look further back for the lead
-    return sequenceLength(b) > back ? n - back : n;
-  }
-  return n;
-}
+export { completeLength, sequenceLength };
 
 /**
  * A UTF-8 decoder for chunked input that never splits a code point and never calls

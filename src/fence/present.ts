@@ -4,7 +4,8 @@
  * redacted too, so nothing assembled from kept pieces can spell a secret), then spotlighting,
  * then the fence. The fit counts what this returns, so the count is of what the model reads.
  */
-import type { Stage } from "../pipeline/run.js";
+
+import type { Presented, Presenter } from "../pipeline/present.js";
 import type { SpotlightMode } from "../pipeline/shaped.js";
 import { fence } from "./fence.js";
 import { applySpotlight } from "./spotlight.js";
@@ -18,20 +19,7 @@ export interface PresentOptions {
   readonly tool: string | undefined;
 }
 
-export interface Presented {
-  readonly text: string;
-  readonly boundary: string | undefined;
-}
-
-export interface Presenter extends Stage<string, Presented> {
-  /** The body as the model reads it. */
-  present(body: string): Promise<Presented>;
-  /**
-   * The spotlighting transform of one line, when it changes token counts (datamarking, base64):
-   * per-line estimates are made on the transformed line.
-   */
-  readonly estimate: ((line: string) => string) | undefined;
-}
+export type { Presented, Presenter };
 
 /**
  * @example

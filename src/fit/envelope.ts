@@ -5,8 +5,13 @@
  * the same search as lines: estimate per record, count the presented envelope exactly, search.
  */
 import { AirlockError } from "../errors/airlock-error.js";
-import type { Presenter } from "../fence/present.js";
-import { type EnvelopeMode, type EnvelopeParts, renderEnvelope } from "../render/envelope.js";
+import type { Presenter } from "../pipeline/present.js";
+import {
+  type BuildEnvelope,
+  type EnvelopeParts,
+  type EnvelopeRequest,
+  renderEnvelope,
+} from "../render/envelope.js";
 import { choose, search } from "./search.js";
 import type { ResolvedTokenizer } from "./tokenizer.js";
 
@@ -21,20 +26,7 @@ export interface FittedEnvelope {
   readonly reduced?: boolean;
 }
 
-/** Writes the envelope for the first `n` candidates at summary `level`; `first` replaces the first. */
-export type BuildEnvelope = (n: number, level: number, first?: string) => EnvelopeParts;
-
-export interface EnvelopeRequest {
-  /** Candidate records' texts, in priority order. */
-  readonly texts: readonly string[];
-  readonly build: BuildEnvelope;
-  readonly mode: EnvelopeMode;
-  readonly maxTokens: number;
-  /** Summary levels (0 is the fullest). */
-  readonly levels: number;
-  /** Smaller and smaller forms of the first record, tried when not even it fits whole. */
-  readonly shrink?: (step: number) => string | undefined;
-}
+export type { BuildEnvelope, EnvelopeRequest };
 
 /**
  * @example

@@ -1,6 +1,5 @@
 import { foldLongRuns } from "../decode/normalize.js";
 import { AirlockError } from "../errors/airlock-error.js";
-import type { Presenter } from "../fence/present.js";
 import type { Unit } from "../keep/keeper.js";
 import {
   emptyMarker,
@@ -11,23 +10,22 @@ import {
   repeatMarker,
   sectionMarker,
 } from "../pipeline/markers.js";
+import type { Presenter } from "../pipeline/present.js";
 import type { Cut, SectionName } from "../pipeline/shaped.js";
 import { safeSlice } from "../pipeline/text.js";
-import { join, type Layout, layout, type ReadSection, sortedUnits } from "../render/lines.js";
+import {
+  type FitRequest,
+  join,
+  type Layout,
+  layout,
+  type ReadSection,
+  sortedUnits,
+} from "../render/lines.js";
 import { rank } from "./rank.js";
 import { choose, search } from "./search.js";
 import type { ResolvedTokenizer } from "./tokenizer.js";
 
-export interface FitRequest {
-  readonly sections: readonly ReadSection[];
-  readonly header: readonly string[];
-  readonly labelled: boolean;
-  readonly maxTokens: number;
-  readonly maxBytes: number;
-  readonly next: string;
-  /** The most characters the keeper holds; a verbatim text longer than this is never counted. */
-  readonly capacity: number;
-}
+export type { FitRequest };
 
 export interface Fitted {
   readonly text: string;

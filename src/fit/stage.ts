@@ -4,7 +4,7 @@
  * the model reads.
  */
 import { AirlockError } from "../errors/airlock-error.js";
-import type { Presenter } from "../fence/present.js";
+import type { Presenter } from "../pipeline/present.js";
 import type { Stage } from "../pipeline/run.js";
 import type { Draft } from "../render/stage.js";
 import { type FittedEnvelope, fitEnvelope } from "./envelope.js";

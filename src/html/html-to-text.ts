@@ -6,8 +6,8 @@
  */
 import { AirlockError } from "../errors/airlock-error.js";
 import { concat } from "../intake/budget.js";
+import { DEFAULT_MAX_BYTES, type StreamSource } from "../intake/input.js";
 import { openSource } from "../intake/source.js";
-import { DEFAULT_MAX_BYTES, type StreamSource } from "../options/compile.js";
 import { detectCharset, PRESCAN_BYTES } from "./charset.js";
 import { allChars, findMainContent, keptChars } from "./main-content.js";
 import { type Link, renderText } from "./render.js";

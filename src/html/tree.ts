@@ -6,6 +6,7 @@
  * it: a visible child of a hidden parent is hidden too).
  */
 import { Parser } from "htmlparser2";
+import type { HtmlRemoved } from "../pipeline/shaped.js";
 import {
   type HiddenReason,
   hiddenBy,
@@ -23,20 +24,7 @@ export interface HtmlElement {
 }
 
 /** What was dropped and why. */
-export interface Removed {
-  /** Characters of text hidden from the reader (hidden elements, comments, hidden inputs). */
-  hiddenChars: number;
-  /** Elements hidden by an attribute or an inline style. */
-  hiddenElements: number;
-  /** Elements and other content dropped, by reason. */
-  readonly byReason: Record<string, number>;
-  /** Links with a scheme other than http(s) and mailto, dropped (their text kept). */
-  unsafeLinks: number;
-  /** Links past `maxLinks`, not listed (their text kept). */
-  linksOverCap: number;
-  /** Characters left out as page furniture (navigation, footers, related links) in main mode. */
-  boilerplateChars: number;
-}
+export type Removed = HtmlRemoved;
 
 export function createRemoved(): Removed {
   return {

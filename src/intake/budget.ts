@@ -4,7 +4,7 @@
  * which is cut at a code point boundary. Tiny chunks are gathered into larger ones, so a source
  * that trickles one byte at a time costs what a chunked one does downstream.
  */
-import { completeLength } from "../decode/utf8.js";
+import { completeLength } from "../pipeline/text.js";
 import type { SectionName } from "../pipeline/unit.js";
 import type { ByteSource } from "./source.js";
 

@@ -46,3 +46,6 @@ export interface CommandOutput {
   readonly exitCode?: number | null | Promise<number | null>;
   readonly signal?: string | null | Promise<string | null>;
 }
+
+/** Bytes read from an input at most, all its streams together, unless `maxBytes` says otherwise. */
+export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;

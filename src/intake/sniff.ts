@@ -1,4 +1,4 @@
-import { completeLength } from "../decode/utf8.js";
+import { completeLength } from "../pipeline/text.js";
 
 /** What the first bytes of a source say it is. */
 export type Sniffed =

@@ -4,7 +4,13 @@ import { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits } from "../decode/reco
 import { AirlockError } from "../errors/airlock-error.js";
 import { applySpotlight, DEFAULT_DATAMARK, type SpotlightMode } from "../fence/spotlight.js";
 import type { TokenCounter, TokenizerName } from "../fit/tokenizer.js";
-import type { CommandOutput, InputFormat, ShapeInput, StreamSource } from "../intake/input.js";
+import {
+  type CommandOutput,
+  DEFAULT_MAX_BYTES,
+  type InputFormat,
+  type ShapeInput,
+  type StreamSource,
+} from "../intake/input.js";
 import { compileSort, type Sort } from "../keep/sort.js";
 import type { FingerprintKey } from "../redact/fingerprint.js";
 import { createRedactor, type RedactOptions, type Redactor } from "../redact/redact.js";
@@ -14,6 +20,7 @@ import type { ResultStore } from "../store/store.js";
 
 /** Redaction inside `shape()`: the options of `redact()`, plus keyed fingerprints. */
 export type { CommandOutput, InputFormat, ShapeInput, StreamSource };
+export { DEFAULT_MAX_BYTES };
 
 export interface ShapeRedactOptions extends RedactOptions {
   /** HMAC key: `meta.redactions.fingerprints` then lists a keyed hash of each secret (up to 64). */
@@ -116,7 +123,6 @@ export interface CompiledOptions {
 }
 
 export const DEFAULT_MAX_TOKENS = 4000;
-export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 export const DEFAULT_HASH_LIMIT = 16 * 1024 * 1024;
 /** Below this a fenced result cannot say anything useful (the fence alone can take 50 tokens). */
 export const MIN_MAX_TOKENS = 128;

@@ -1,5 +1,4 @@
 import type { ShapedErrorCode } from "../errors/codes.js";
-import type { Removed as HtmlRemoved } from "../html/tree.js";
 import type { Aggregates } from "./aggregates.js";
 
 /** What `shape()` returns: exactly what the model reads, plus an audit of how it was made. */
@@ -240,4 +239,20 @@ export interface HtmlFacts {
   readonly links: number;
   readonly removed: HtmlRemoved;
   readonly capped: boolean;
+}
+
+/** What `htmlToText` removed from a page, by kind. */
+export interface HtmlRemoved {
+  /** Characters of text hidden from the reader (hidden elements, comments, hidden inputs). */
+  hiddenChars: number;
+  /** Elements hidden by an attribute or an inline style. */
+  hiddenElements: number;
+  /** Elements and other content dropped, by reason. */
+  readonly byReason: Record<string, number>;
+  /** Links with a scheme other than http(s) and mailto, dropped (their text kept). */
+  unsafeLinks: number;
+  /** Links past `maxLinks`, not listed (their text kept). */
+  linksOverCap: number;
+  /** Characters left out as page furniture (navigation, footers, related links) in main mode. */
+  boilerplateChars: number;
 }

@@ -44,3 +44,18 @@ export function renderEnvelope(parts: EnvelopeParts, mode: EnvelopeMode): string
 export function recordsJson(texts: readonly string[]): string {
   return texts.length === 0 ? "[]" : `[\n${texts.join(",\n")}\n]`;
 }
+
+/** Writes the envelope for the first `n` candidates at summary `level`; `first` replaces the first. */
+export type BuildEnvelope = (n: number, level: number, first?: string) => EnvelopeParts;
+
+export interface EnvelopeRequest {
+  /** Candidate records' texts, in priority order. */
+  readonly texts: readonly string[];
+  readonly build: BuildEnvelope;
+  readonly mode: EnvelopeMode;
+  readonly maxTokens: number;
+  /** Summary levels (0 is the fullest). */
+  readonly levels: number;
+  /** Smaller and smaller forms of the first record, tried when not even it fits whole. */
+  readonly shrink?: (step: number) => string | undefined;
+}

@@ -175,3 +175,15 @@ export function join(pieces: readonly Piece[], textOf: (unit: Unit) => string): 
   }
   return out;
 }
+
+/** What the fit sizes for lines: the sections as read and kept, and the frame around them. */
+export interface FitRequest {
+  readonly sections: readonly ReadSection[];
+  readonly header: readonly string[];
+  readonly labelled: boolean;
+  readonly maxTokens: number;
+  readonly maxBytes: number;
+  readonly next: string;
+  /** The most characters the keeper holds; a verbatim text longer than this is never counted. */
+  readonly capacity: number;
+}

@@ -5,79 +5,26 @@
  * returns is a request for the fit: candidate records in priority order and how to write the
  * envelope for any prefix of them.
  */
-import type { EnvelopeRequest } from "../fit/envelope.js";
 import type { KeptView } from "../keep/view.js";
 import type { RecordFacts } from "../pipeline/facts.js";
 import { cutText } from "../pipeline/text.js";
 import type { JsonValue, Unit } from "../pipeline/unit.js";
 import { describeAggregates, count as n, outline } from "./describe.js";
-import { type EnvelopeMode, type EnvelopeParts, recordsJson } from "./envelope.js";
-import { reduceValue, shorten, shrinkSteps } from "./reduce.js";
+import { metadataOnly, renderDocument } from "./document.js";
+import type { RecordsDraft, RecordsInput, RecordsRenderOptions } from "./draft.js";
+import { cleaningNotes, topEntries } from "./notes.js";
 
-/** What the host's summariser gets: the records shown, already capped and cleaned. */
-export interface SummarizeInput {
-  /** The kept records as JSON text (at most a few budgets' worth). */
-  readonly text: string;
-  readonly records: number;
-  readonly shown: number;
-  readonly tool?: string;
-}
+export type {
+  RecordsDraft,
+  RecordsInput,
+  RecordsRenderOptions,
+  SummarizeInput,
+  Summarizer,
+} from "./draft.js";
+export { cleaningNotes };
 
-/** A host function (a small model, say) that writes a summary; its output is marked generated and untrusted. */
-export type Summarizer = (input: SummarizeInput) => Promise<string>;
-
-export interface RecordsRenderOptions {
-  readonly mode: EnvelopeMode;
-  readonly maxTokens: number;
-  readonly maxBytes: number;
-  readonly maxStringChars: number;
-  readonly errorsFirst: boolean;
-  readonly sort: string | undefined;
-  /** What to do for the records that were left out, when they were not stored. */
-  readonly next: string;
-  /** Whether a store was configured (a result too large for it says so). */
-  readonly storing: boolean;
-  readonly tool: string | undefined;
-  readonly summarize: Summarizer | undefined;
-  /** The one cleaner for tool-supplied strings. */
-  readonly clean: (text: string, max?: number) => string;
-  /** Writes the cursor for the records after `offset` of the view, up to `end`. */
-  readonly cursor: (handle: string, offset: number, end: number) => string;
-}
-
-/** A records draft: what the fit tries, in order, and which units its candidates are. */
-export interface RecordsDraft {
-  readonly kind: "envelope";
-  /** Requests tried in order: the first that shows a record wins; the last is shown anyway. */
-  readonly requests: readonly EnvelopeRequest[];
-  /** The candidates of the first request, in priority order (undefined for a document). */
-  readonly candidates?: readonly Unit[];
-  /** The status of the result for the request that was fitted and the records it showed. */
-  readonly status: (
-    request: number,
-    shown: number,
-    reduced: boolean,
-  ) => "ok" | "partial" | "empty" | "error";
-}
-
-const PLAIN_PATH = /^[\w$@-]+(?:\[\*\])?(?:\.[\w$@-]+(?:\[\*\])?)*$/;
-
-/** A cleaned name as prose shows it: JSON-quoted unless a plain path, so it cannot start a line. */
-function quoted(name: string): string {
-  return PLAIN_PATH.test(name) ? name : JSON.stringify(name);
-}
-
-function topEntries(
-  map: ReadonlyMap<string, number> | Readonly<Record<string, number>>,
-  k: number,
-): string {
-  const entries = map instanceof Map ? [...map.entries()] : Object.entries(map);
-  return entries
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, k)
-    .map(([name, c]) => `${quoted(name)} ${n(c)}`)
-    .join(", ");
-}
+import { type EnvelopeParts, type EnvelopeRequest, recordsJson } from "./envelope.js";
+import { shorten, shrinkSteps } from "./reduce.js";
 
 function formatName(f: RecordFacts): string {
   if (f.format === "csv" || f.format === "tsv") {
@@ -86,40 +33,6 @@ function formatName(f: RecordFacts): string {
   if (f.format === "ndjson") return "NDJSON";
   if (f.envelope !== undefined) return `JSON array under "${f.envelope}"`;
   return f.bytes === 0 ? "array" : "JSON array";
-}
-
-/** Prose about what was done to the records, shared by the first page and later pages. */
-export function cleaningNotes(
-  f: Pick<RecordFacts, "projection" | "contractDropped" | "shortened" | "blobs">,
-  secrets: number,
-  invisible: number,
-  clean: (text: string, max?: number) => string,
-): string[] {
-  const notes: string[] = [];
-  if (f.projection.dropped > 0) {
-    // Only names that read as plain field paths are named: any other key is tool text that
-    // could say anything (the model can still ask read_result for fields by path).
-    const plain = new Map<string, number>();
-    for (const [name, c] of f.projection.fields) {
-      const safe = clean(name, 80);
-      if (PLAIN_PATH.test(safe)) plain.set(safe, (plain.get(safe) ?? 0) + c);
-    }
-    const top = topEntries(plain, 4);
-    notes.push(
-      `${n(f.projection.dropped)} fields left out by the tool's field list${top ? ` (${top})` : ""}`,
-    );
-  }
-  if (f.contractDropped > 0)
-    notes.push(`${n(f.contractDropped)} fields not in the tool's schema dropped`);
-  if (secrets > 0) notes.push(`${n(secrets)} secrets redacted`);
-  if (f.blobs.count > 0)
-    notes.push(
-      `${n(f.blobs.count)} base64/data-URI values replaced by {blob, mime, bytes, sha256}`,
-    );
-  if (f.shortened.strings > 0)
-    notes.push(`${n(f.shortened.strings)} long strings shortened in place`);
-  if (invisible > 0) notes.push(`${n(invisible)} invisible characters removed`);
-  return notes;
 }
 
 /** Share of the room after the evidence that the head takes; the tail gets the rest. */
@@ -173,15 +86,6 @@ export function shownInOrder(view: KeptView, k: number): Unit[] {
     ...view.head.slice(0, l.head),
     ...view.tail.slice(view.tail.length - l.tail),
   ];
-}
-
-export interface RecordsInput {
-  readonly view: KeptView;
-  readonly facts: RecordFacts;
-  readonly secrets: number;
-  readonly invisible: number;
-  /** Whether the HTTP request failed (the status is the tool's error). */
-  readonly failed: boolean;
 }
 
 /**
@@ -349,108 +253,4 @@ async function summarise(
   } catch {
     return undefined;
   }
-}
-
-/** Refused input or a broken contract: metadata only (ids and counts), never the data. */
-function metadataOnly(f: RecordFacts, o: RecordsRenderOptions, message: string): RecordsDraft {
-  const violated = f.violation !== undefined;
-  const reason = violated
-    ? `the result broke the tool's contract: ${o.clean(message, 240)}`
-    : o.clean(message, 400);
-  const ids = violated
-    ? f.ids
-        .filter((e) => e.index !== f.violation?.index)
-        .map((e) => JSON.stringify(o.clean(e.id, 64)))
-    : [];
-  const facts = [
-    reason,
-    f.shape === "records" || f.count > 0
-      ? `${n(f.count)} records read${f.capped ? " before the byte cap" : ""}`
-      : "",
-    ids.length > 0 ? `record ids: ${ids.join(", ")}` : "",
-  ].filter(Boolean);
-  const request: EnvelopeRequest = {
-    texts: [],
-    build: (_, level) => ({
-      status: "error",
-      summary:
-        level === 0
-          ? facts.join("; ")
-          : level === 1
-            ? (facts[0] ?? "")
-            : `${cutText(facts[0] ?? "", 120)}…`,
-      data: undefined,
-    }),
-    mode: o.mode,
-    maxTokens: o.maxTokens,
-    levels: 3,
-  };
-  return { kind: "envelope", requests: [request], status: () => "error" };
-}
-
-/** A single document: shown whole when it fits, else reduced step by step, else outlined. */
-function renderDocument(input: RecordsInput, o: RecordsRenderOptions): RecordsDraft {
-  const f = input.facts;
-  const doc = f.document ?? null;
-  const notes = cleaningNotes(f, input.secrets, input.invisible, o.clean);
-  const ladder: ReadonlyArray<readonly [number, number]> = [
-    [o.maxStringChars, Number.POSITIVE_INFINITY],
-    [o.maxStringChars, 50],
-    [500, 20],
-    [200, 10],
-    [100, 5],
-    [60, 3],
-    [40, 1],
-  ];
-  const steps = ladder.map(([strings, items]) => reduceValue(doc, strings, items));
-  const what = Array.isArray(doc)
-    ? `a JSON array of ${n(doc.length)}`
-    : doc !== null && typeof doc === "object"
-      ? `a JSON object with ${n(Object.keys(doc).length)} keys`
-      : `a JSON ${typeof doc}`;
-  const build = (index: number, level: number): EnvelopeParts => {
-    const step = index > 0 ? steps[index - 1] : undefined;
-    const reduced = step !== undefined && (step.items > 0 || step.strings > 0);
-    const parts = [what];
-    if (step && reduced) {
-      parts.push(
-        `shown reduced: ${[step.items > 0 ? `${n(step.items)} array items and object keys left out` : "", step.strings > 0 ? `${n(step.strings)} strings shortened` : ""].filter(Boolean).join(", ")}`,
-      );
-    }
-    if (level <= 1) parts.push(...notes);
-    const lines = [parts.join("; ")];
-    if (step === undefined && level <= 1)
-      lines.push(`outline: ${outline(doc, { maxChars: Math.max(200, o.maxTokens) })}`);
-    return {
-      status: step === undefined || reduced ? "partial" : "ok",
-      summary: lines.join("\n"),
-      data: step?.text,
-      ...(step === undefined || reduced ? { next: o.next } : {}),
-    };
-  };
-  // Each step is one candidate: the fit takes the first that fits, best first; the outline last.
-  const requests: EnvelopeRequest[] = steps.map((step, i) => ({
-    texts: [step.text],
-    build: (shown, level) => build(shown > 0 ? i + 1 : 0, level),
-    mode: o.mode,
-    maxTokens: o.maxTokens,
-    levels: 4,
-  }));
-  requests.push({
-    texts: [],
-    build: (_, level) => build(0, level),
-    mode: o.mode,
-    maxTokens: o.maxTokens,
-    levels: 4,
-  });
-  return {
-    kind: "envelope",
-    requests,
-    status: (request, shown) => {
-      if (input.failed) return "error";
-      const step = shown > 0 ? steps[request] : undefined;
-      const whole = step !== undefined && step.items === 0 && step.strings === 0;
-      return whole && f.shortened.strings === 0 ? "ok" : "partial";
-    },
-  };
 }

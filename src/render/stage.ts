@@ -3,12 +3,11 @@
  * input order with exact omission markers (stderr first: it is where a failing command says
  * why); records go into the uniform envelope (status, summary, data, omitted, next).
  */
-import type { FitRequest } from "../fit/lines.js";
 import type { KeptInput } from "../keep/stage.js";
 import { type RunFacts, shownSections } from "../pipeline/facts.js";
 import { commandHeader, httpHeader } from "../pipeline/markers.js";
 import type { RunContext, Stage } from "../pipeline/run.js";
-import type { ReadSection } from "./lines.js";
+import type { FitRequest, ReadSection } from "./lines.js";
 import { type RecordsDraft, type RecordsRenderOptions, renderRecords } from "./records.js";
 
 export interface RenderOptions {

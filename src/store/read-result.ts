@@ -9,8 +9,7 @@
 import { compileProjection, projectDocument, projectRecord } from "../contract/project.js";
 import { type JsonValue, valueAt } from "../decode/json.js";
 import type { ShapedErrorCode } from "../errors/codes.js";
-import type { Presenter } from "../fence/present.js";
-import { type EnvelopeRequest, fitEnvelope } from "../fit/envelope.js";
+import { fitEnvelope } from "../fit/envelope.js";
 import type { ResolvedTokenizer } from "../fit/tokenizer.js";
 import { recordClassifier } from "../keep/evidence.js";
 import { shorten } from "../keep/shorten.js";
@@ -23,10 +22,16 @@ import {
   type RecordFacts,
 } from "../pipeline/facts.js";
 import { buildShaped, type MetaOptions } from "../pipeline/meta.js";
+import type { Presenter } from "../pipeline/present.js";
 import type { Shaped } from "../pipeline/shaped.js";
 import type { Unit } from "../pipeline/unit.js";
 import { count as n, outline } from "../render/describe.js";
-import { type EnvelopeMode, type EnvelopeParts, recordsJson } from "../render/envelope.js";
+import {
+  type EnvelopeMode,
+  type EnvelopeParts,
+  type EnvelopeRequest,
+  recordsJson,
+} from "../render/envelope.js";
 import { shrinkSteps } from "../render/reduce.js";
 import {
   type Cursor,

@@ -4,15 +4,15 @@
  * small on purpose: the page shaping loads on the first call.
  */
 
-import { createPresenter } from "../fence/present.js";
-import type { ResolvedTokenizer } from "../fit/tokenizer.js";
-import { resolveTokenizer } from "../fit/tokenizer.js";
-import { compileOptions, type ShapeOptions } from "../options/compile.js";
-import { sliceOptions } from "../options/slices.js";
-import type { Shaped } from "../pipeline/shaped.js";
-import { createRedactStage } from "../redact/stage.js";
-import type { PageOptions } from "./read-result.js";
-import type { ResultStore, Where } from "./store.js";
+import { createPresenter } from "./fence/present.js";
+import type { ResolvedTokenizer } from "./fit/tokenizer.js";
+import { resolveTokenizer } from "./fit/tokenizer.js";
+import { compileOptions, type ShapeOptions } from "./options/compile.js";
+import { sliceOptions } from "./options/slices.js";
+import type { Shaped } from "./pipeline/shaped.js";
+import { createRedactStage } from "./redact/stage.js";
+import type { PageOptions } from "./store/read-result.js";
+import type { ResultStore, Where } from "./store/store.js";
 
 /** Arguments of `read_result`, as the model sends them. */
 export interface ReadResultArgs {
@@ -110,7 +110,7 @@ export function createResultReader(
   return async function readResult(args: unknown): Promise<Shaped> {
     tokenizer ??= resolveTokenizer(o.tokenizer);
     const counter = await tokenizer;
-    const { readPage } = await import("./read-result.js");
+    const { readPage } = await import("./store/read-result.js");
     return readPage(page, store, counter, args);
   };
 }

@@ -1,0 +1,21 @@
+/**
+ * What the fit measures with: the body as the model will read it (last redaction pass,
+ * spotlight, fence). Implemented by `fence/present.ts`; declared here so the fit, which runs
+ * before it in the pipeline, can take one.
+ */
+import type { Stage } from "./run.js";
+
+export interface Presented {
+  readonly text: string;
+  readonly boundary: string | undefined;
+}
+
+export interface Presenter extends Stage<string, Presented> {
+  /** The body as the model reads it. */
+  present(body: string): Promise<Presented>;
+  /**
+   * The spotlighting transform of one line, when it changes token counts (datamarking, base64):
+   * per-line estimates are made on the transformed line.
+   */
+  readonly estimate: ((line: string) => string) | undefined;
+}

@@ -1,0 +1,60 @@
+/** What rendering a structured result takes and gives: its options, its input, its draft. */
+import type { KeptView } from "../keep/view.js";
+import type { RecordFacts } from "../pipeline/facts.js";
+import type { Unit } from "../pipeline/unit.js";
+import type { EnvelopeMode, EnvelopeRequest } from "./envelope.js";
+
+/** What the host's summariser gets: the records shown, already capped and cleaned. */
+export interface SummarizeInput {
+  /** The kept records as JSON text (at most a few budgets' worth). */
+  readonly text: string;
+  readonly records: number;
+  readonly shown: number;
+  readonly tool?: string;
+}
+
+/** A host function (a small model, say) that writes a summary; its output is marked generated and untrusted. */
+export type Summarizer = (input: SummarizeInput) => Promise<string>;
+
+export interface RecordsRenderOptions {
+  readonly mode: EnvelopeMode;
+  readonly maxTokens: number;
+  readonly maxBytes: number;
+  readonly maxStringChars: number;
+  readonly errorsFirst: boolean;
+  readonly sort: string | undefined;
+  /** What to do for the records that were left out, when they were not stored. */
+  readonly next: string;
+  /** Whether a store was configured (a result too large for it says so). */
+  readonly storing: boolean;
+  readonly tool: string | undefined;
+  readonly summarize: Summarizer | undefined;
+  /** The one cleaner for tool-supplied strings. */
+  readonly clean: (text: string, max?: number) => string;
+  /** Writes the cursor for the records after `offset` of the view, up to `end`. */
+  readonly cursor: (handle: string, offset: number, end: number) => string;
+}
+
+/** A records draft: what the fit tries, in order, and which units its candidates are. */
+export interface RecordsDraft {
+  readonly kind: "envelope";
+  /** Requests tried in order: the first that shows a record wins; the last is shown anyway. */
+  readonly requests: readonly EnvelopeRequest[];
+  /** The candidates of the first request, in priority order (undefined for a document). */
+  readonly candidates?: readonly Unit[];
+  /** The status of the result for the request that was fitted and the records it showed. */
+  readonly status: (
+    request: number,
+    shown: number,
+    reduced: boolean,
+  ) => "ok" | "partial" | "empty" | "error";
+}
+
+export interface RecordsInput {
+  readonly view: KeptView;
+  readonly facts: RecordFacts;
+  readonly secrets: number;
+  readonly invisible: number;
+  /** Whether the HTTP request failed (the status is the tool's error). */
+  readonly failed: boolean;
+}
