@@ -27,7 +27,12 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * @example
  * fromJs({ id: 1n, when: new Date(0) }); // { ok: true, value: { id: "1", when: "1970-01-01T00:00:00.000Z" } }
  */
-export function fromJs(input: unknown, limits: Partial<JsonLimits> = {}): FromJs {
+export function fromJs(
+  input: unknown,
+  limits: Partial<JsonLimits> = {},
+  /** Keep strings over `maxStringLength` (the pipeline's cleaning shortens them or makes blobs). */
+  keepLongStrings = false,
+): FromJs {
   const max: JsonLimits = { ...DEFAULT_JSON_LIMITS, ...limits };
   const refuse = (code: JsonErrorCode, message: string): FromJs => ({
     ok: false,
@@ -65,7 +70,7 @@ export function fromJs(input: unknown, limits: Partial<JsonLimits> = {}): FromJs
       let children: Array<[string | number, unknown]> | undefined;
       switch (typeof value) {
         case "string":
-          if (value.length > max.maxStringLength)
+          if (!keepLongStrings && value.length > max.maxStringLength)
             return refuse("json/string-too-long", `string longer than ${max.maxStringLength}`);
           if (LONE_SURROGATE.test(value))
             return refuse("json/lone-surrogate", "lone surrogate in a string");

@@ -53,7 +53,7 @@ export async function pumpValue(
   const target = sink();
   if (records === undefined) {
     facts.shape = "document";
-    const read = fromJs(value, limits);
+    const read = fromJs(value, limits, true);
     if (!read.ok) {
       facts.refusal = { code: read.code, message: read.message };
       return;
@@ -71,7 +71,7 @@ export async function pumpValue(
   }
   if (envelope !== undefined) facts.envelope = envelope;
   for (const element of records) {
-    const read = fromJs(element, limits);
+    const read = fromJs(element, limits, true);
     if (!read.ok) {
       facts.refused[read.code] = (facts.refused[read.code] ?? 0) + 1;
       continue;
@@ -81,7 +81,7 @@ export async function pumpValue(
     if (pending !== undefined) await pending;
   }
   if (envelope !== undefined) {
-    const around = fromJs({ ...(value as object), [envelope]: [] }, limits);
+    const around = fromJs({ ...(value as object), [envelope]: [] }, limits, true);
     if (around.ok) await target.record(around.value as JsonValue, 0, "envelope");
   }
   await target.end?.(facts.count);

@@ -276,7 +276,10 @@ function numberSeverity(name: string, v: number): Severity {
  * classify({ msg: "panic: runtime error: index out of range" }); // 3
  */
 export function recordClassifier(): (record: JsonValue) => Severity {
-  const line = lineClassifier();
+  const classifyLine = lineClassifier();
+  // Most text fields hold no evidence word: the literal anchors rule them out at scan speed.
+  const anchors = new RegExp(ANCHOR_SOURCE);
+  const line = (text: string): Severity => (anchors.test(text) ? classifyLine(text) : 0);
   const fields = (object: { [key: string]: JsonValue }): Severity => {
     let worst = 0 as Severity;
     const raise = (s: Severity) => {

@@ -255,6 +255,8 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     ) {
       const gone = tail[tailStart] as Unit;
       tailChars -= gone.text.length + 1;
+      // Let go of it now: a line is a slice of a decoded chunk, and would keep the chunk alive.
+      (tail as Array<Unit | undefined>)[tailStart] = undefined;
       tailStart++;
       dropped = true;
     }

@@ -119,6 +119,21 @@ class Best {
   }
 }
 
+/**
+ * A unit that does not keep its source alive. A record's strings are slices of the text it was
+ * parsed from, which is a slice of a decoded chunk of a megabyte; V8 keeps the whole chunk alive
+ * for as long as a slice of it lives, so a held record would pin a megabyte each. Its display
+ * text is a fresh string (it was stringified): parsing it again gives a value of fresh strings.
+ */
+function detach(unit: Unit): Unit {
+  if (unit.value === undefined || unit.value === null || typeof unit.value !== "object") {
+    return typeof unit.value === "string"
+      ? { ...unit, value: JSON.parse(unit.text) as string }
+      : unit;
+  }
+  return { ...unit, value: JSON.parse(unit.text) };
+}
+
 /** Share of the others' characters the head of an unsorted stream takes; the tail gets the rest. */
 const HEAD_SHARE = 0.6;
 
@@ -137,7 +152,9 @@ export function createViewKeeper(limits: ViewLimits): ViewKeeper {
   let headChars = 0;
   const headLimit = Math.floor(limits.chars * HEAD_SHARE);
   const tailLimit = limits.chars - headLimit;
-  let tail: Unit[] = [];
+  // A ring of the last others: slots before `tailStart` are let go (undefined) at once, so an
+  // evicted record is garbage right away, not when the array is next compacted.
+  let tail: Array<Unit | undefined> = [];
   let tailStart = 0;
   let tailChars = 0;
   let droppedOthers = 0;
@@ -147,11 +164,11 @@ export function createViewKeeper(limits: ViewLimits): ViewKeeper {
 
   function addOther(unit: Unit): void {
     if (sorted) {
-      sorted.add(unit);
+      sorted.add(detach(unit));
       return;
     }
     if (tailStart === tail.length && headChars + unit.text.length <= headLimit) {
-      head.push(unit);
+      head.push(detach(unit));
       headChars += unit.text.length;
       return;
     }
@@ -159,11 +176,12 @@ export function createViewKeeper(limits: ViewLimits): ViewKeeper {
     tailChars += unit.text.length;
     while (tailChars > tailLimit && tail.length - tailStart > 1) {
       tailChars -= (tail[tailStart] as Unit).text.length;
+      tail[tailStart] = undefined;
       tailStart++;
       droppedOthers++;
     }
     // Compact the ring now and then so the array does not grow with the input.
-    if (tailStart > 1024 && tailStart * 2 > tail.length) {
+    if (tailStart > 64 && tailStart * 2 > tail.length) {
       tail = tail.slice(tailStart);
       tailStart = 0;
     }
@@ -174,13 +192,13 @@ export function createViewKeeper(limits: ViewLimits): ViewKeeper {
       total++;
       if (unit.severity > 0) evidenceTotal++;
       if (unit.severity >= 2) errorsTotal++;
-      if (unit.severity > 0 && limits.errorsFirst) evidence.add(unit);
+      if (unit.severity > 0 && limits.errorsFirst) evidence.add(detach(unit));
       else addOther(unit);
     },
     finish() {
       const evidenceDropped = evidence.dropped > 0;
       const others = sorted ? sorted.sorted() : head;
-      const rest = sorted ? [] : tail.slice(tailStart);
+      const rest = sorted ? [] : (tail.slice(tailStart) as Unit[]).map(detach);
       const dropped = evidence.dropped + (sorted ? sorted.dropped : droppedOthers);
       return {
         evidence: evidence.sorted(),

@@ -40,7 +40,7 @@ export function sliceOptions(o: CompiledOptions): Slices {
       records: {
         limits: o.limits,
         // A sniffed input is held this long so it can still be read again as text.
-        window: Math.max(1 << 20, capacity * 32),
+        window: Math.max(256 << 10, capacity * 8),
         maxBytes: o.maxBytes,
       },
     },

@@ -1,0 +1,218 @@
+/**
+ * One pipeline, every format: the same events as log text, NDJSON, a JSON array, a JSON envelope
+ * object and an already-parsed value keep the same evidence and the tail, with the same status.
+ * Then the inputs whose shape used to take a second path: a stream whose first line is JSON, a
+ * document with a long data URI, a parsed envelope, and sniffed JSON that strict parsing refuses.
+ */
+import { shape } from "agent-airlock";
+import { describe, expect, it } from "vitest";
+
+interface Event {
+  readonly level: "INFO" | "WARN" | "ERROR" | "FATAL";
+  readonly msg: string;
+}
+
+/** A failure shape: events, and the messages that must be shown (the evidence and the end). */
+interface FailureShape {
+  readonly title: string;
+  readonly events: readonly Event[];
+  readonly evidence: readonly string[];
+}
+
+function filler(n: number, from = 0): Event[] {
+  return Array.from({ length: n }, (_, i) => ({
+    level: "INFO" as const,
+    msg: `request ${from + i} served in ${(i * 7) % 90} ms`,
+  }));
+}
+
+const SHAPES: readonly FailureShape[] = [
+  {
+    title: "a panic in the middle of a long run of info lines",
+    events: [
+      ...filler(700),
+      { level: "FATAL", msg: "panic: runtime error: index out of range [3]" },
+      ...filler(700, 700),
+    ],
+    evidence: ["panic: runtime error: index out of range [3]"],
+  },
+  {
+    title: "a warning, then an error, far apart",
+    events: [
+      ...filler(300),
+      { level: "WARN", msg: "disk usage at 91% on /var" },
+      ...filler(900, 300),
+      { level: "ERROR", msg: "write failed: no space left on device" },
+      ...filler(300, 1200),
+    ],
+    evidence: ["disk usage at 91% on /var", "write failed: no space left on device"],
+  },
+  {
+    title: "a warning and nothing else",
+    events: [
+      ...filler(600),
+      { level: "WARN", msg: "certificate expires in 6 days" },
+      ...filler(600, 600),
+    ],
+    evidence: ["certificate expires in 6 days"],
+  },
+  {
+    title: "an error word in the message of an info-level event",
+    events: [
+      ...filler(500),
+      { level: "INFO", msg: "ERROR Task timed out after 30000 ms" },
+      ...filler(500, 500),
+    ],
+    evidence: ["ERROR Task timed out after 30000 ms"],
+  },
+];
+
+const ts = (i: number) =>
+  `2026-11-30T10:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z`;
+
+/** The same events in every format the pipeline reads. */
+function formats(events: readonly Event[]): Array<[string, unknown]> {
+  const records = events.map((e, i) => ({ ts: ts(i), level: e.level, msg: e.msg }));
+  return [
+    ["text", records.map((r) => `${r.ts} ${r.level} ${r.msg}`).join("\n")],
+    ["ndjson", records.map((r) => JSON.stringify(r)).join("\n")],
+    ["json array", JSON.stringify(records)],
+    ["json envelope", JSON.stringify({ events: records, next_token: null })],
+    ["parsed value", { events: records, next_token: null }],
+  ];
+}
+
+describe("formats: one pipeline keeps the same evidence in every format", () => {
+  for (const s of SHAPES) {
+    it(s.title, async () => {
+      const last = s.events[s.events.length - 1] as Event;
+      const statuses = new Set<string>();
+      for (const [name, input] of formats(s.events)) {
+        const shaped = await shape(input as never, { maxTokens: 1500, tool: "logs" });
+        expect(shaped.meta.tokens, name).toBeLessThanOrEqual(1500);
+        for (const m of s.evidence) expect(shaped.text, `${name} keeps "${m}"`).toContain(m);
+        expect(shaped.text, `${name} keeps the tail`).toContain(last.msg);
+        expect(shaped.meta.truncated, name).toBe(true);
+        statuses.add(shaped.status);
+        if (name !== "text") {
+          expect(shaped.meta.kind, name).toBe("structured");
+          expect(shaped.meta.records?.evidence, name).toBe(s.evidence.length);
+        }
+      }
+      expect([...statuses]).toEqual(["partial"]);
+    });
+  }
+
+  it("negative control: a head-only cut of the same budget loses the evidence", async () => {
+    const s = SHAPES[0] as FailureShape;
+    const text = formats(s.events)[0]?.[1] as string;
+    const head = text.slice(0, 1500 * 3);
+    expect(head).not.toContain(s.evidence[0]);
+  });
+});
+
+describe("formats: inputs whose shape used to take a second path", () => {
+  it("a stream whose first line is JSON, followed by log text, is shown as text", async () => {
+    const lines = [
+      '{"status":"starting","pid":4242}',
+      ...filler(400).map((e, i) => `${ts(i)} INFO ${e.msg}`),
+    ];
+    lines.splice(200, 0, `${ts(200)} ERROR database connection refused`);
+    const bytes = new TextEncoder().encode(lines.join("\n"));
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let i = 0; i < bytes.length; i += 1000) c.enqueue(bytes.subarray(i, i + 1000));
+        c.close();
+      },
+    });
+    const shaped = await shape(stream, { maxTokens: 800 });
+    expect(shaped.status).toBe("partial");
+    expect(shaped.meta.kind).toBe("text");
+    expect(shaped.text).toContain("ERROR database connection refused");
+    expect(shaped.text).toContain('{"status":"starting","pid":4242}');
+    expect(shaped.meta.degraded?.[0]?.code).toBe("json/syntax");
+  });
+
+  it("a JSON document with a 2 MB data URI keeps its title; the blob is a placeholder", async () => {
+    const png = "iVBORw0KGgoAAAANSUhEUgAA".padEnd(2 * 1024 * 1024, "A1b2C3d4");
+    const doc = JSON.stringify({
+      title: "Checkout page",
+      screenshot: `data:image/png;base64,${png}`,
+    });
+    for (const input of [doc, JSON.parse(doc)]) {
+      const shaped = await shape(input, { maxTokens: 1000 });
+      expect(shaped.status).not.toBe("error");
+      expect(shaped.text).toContain("Checkout page");
+      expect(shaped.text).toContain('"blob":"data-uri"');
+      expect(shaped.text).not.toContain(png.slice(0, 200));
+      expect(shaped.meta.records?.blobs.count).toBe(1);
+    }
+  });
+
+  it("a parsed object with an envelope array is records, as its JSON text is", async () => {
+    const value = {
+      events: Array.from({ length: 300 }, (_, i) => ({
+        id: i,
+        level: i === 150 ? "error" : "info",
+      })),
+      nextToken: "abc",
+    };
+    const parsed = await shape(value, { maxTokens: 600 });
+    const text = await shape(JSON.stringify(value), { maxTokens: 600 });
+    for (const s of [parsed, text]) {
+      expect(s.meta.records?.shape).toBe("records");
+      expect(s.meta.records?.envelope).toBe("events");
+      expect(s.meta.records?.total).toBe(300);
+      expect(s.text).toContain('{"id":150,"level":"error"}');
+    }
+    expect(parsed.text).toBe(text.text);
+  });
+
+  const refusals: ReadonlyArray<[string, string, string]> = [
+    ["duplicate keys", '{"a": 1, "a": 2, "note": "ERROR one"}', "json/duplicate-key"],
+    ["a number out of range", '{"n": 1e400, "note": "ERROR two"}', "json/number-out-of-range"],
+    ["a lone surrogate", '{"s": "\\ud800", "note": "ERROR three"}', "json/lone-surrogate"],
+    [
+      "20,000 keys",
+      `{${Array.from({ length: 20_000 }, (_, i) => `"k${i}":${i}`).join(",")},"note":"ERROR four"}`,
+      "json/too-many-keys",
+    ],
+  ];
+  for (const [title, input, code] of refusals) {
+    it(`sniffed JSON refused for ${title} is shown as text, the refusal declared`, async () => {
+      for (const source of [input, new TextEncoder().encode(input), new Blob([input])]) {
+        const shaped = await shape(source, { maxTokens: 2000 });
+        expect(shaped.status).not.toBe("error");
+        expect(shaped.meta.kind).toBe("text");
+        expect(shaped.meta.degraded?.[0]?.code).toBe(code);
+        expect(shaped.text).toMatch(/ERROR (one|two|three|four)/);
+      }
+      // Declared JSON keeps the strict refusal.
+      const declared = await shape(input, { contentType: "application/json" });
+      expect(declared.status).toBe("error");
+      expect(declared.meta.error?.code).toBe(code);
+    });
+  }
+
+  it("a panic line among sniffed NDJSON events is a string record of the worst severity", async () => {
+    const lines = filler(600).map((e, i) =>
+      JSON.stringify({ ts: ts(i), level: "info", msg: e.msg }),
+    );
+    lines.splice(300, 0, "panic: runtime error: invalid memory address or nil pointer dereference");
+    const shaped = await shape(lines.join("\n"), { maxTokens: 600 });
+    expect(shaped.meta.records?.format).toBe("ndjson");
+    expect(shaped.meta.records?.evidence).toBe(1);
+    expect(shaped.text).toContain("panic: runtime error: invalid memory address");
+  });
+
+  it("keyed fingerprints are listed for secrets in JSON as in text", async () => {
+    const token = `ghp_${"Ab3dE5gH7jK9mN1pQ3sT5vX7zB9dF1hJ3lN5"}`;
+    const key = "a fingerprint key of 32 bytes..";
+    for (const input of [`token=${token}`, JSON.stringify([{ token }]), [{ token }]]) {
+      const shaped = await shape(input as never, { redact: { fingerprintKey: key } });
+      expect(shaped.text).not.toContain(token);
+      expect(shaped.meta.redactions?.fingerprints?.length, JSON.stringify(input)).toBe(1);
+      expect(JSON.stringify(shaped.meta)).not.toContain(token);
+    }
+  });
+});
