@@ -15,7 +15,7 @@ const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
  * Folders in the order they may depend on each other: each may import from those before it.
  * `front` is the top-level modules (`shape.ts`, `index.ts`, …), which compose everything.
  */
-export const ORDER = [
+const ORDER = [
   "errors",
   "pipeline",
   "intake",
@@ -74,7 +74,7 @@ const SPECIFIER =
   /(?:^|\n)\s*(?:import|export)\b[^;'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
 /** Every backward or forbidden import in the files, as "from → to" lines. */
-export function violations(files: readonly SourceFile[]): string[] {
+function violations(files: readonly SourceFile[]): string[] {
   const rank = new Map<string, number>(ORDER.map((f, i) => [f, i]));
   const problems: string[] = [];
   for (const file of files) {
