@@ -6,14 +6,13 @@ import { createFit } from "./fit/stage.js";
 import { type ResolvedTokenizer, resolveTokenizer } from "./fit/tokenizer.js";
 import type { ShapeInput } from "./intake/input.js";
 import { createIntake } from "./intake/route.js";
-import { createKeep } from "./keep/stage.js";
+import { createKeep, type KeptInput } from "./keep/stage.js";
 import { compileOptions, type ShapeOptions } from "./options/compile.js";
-import { MAX_FINGERPRINTS, sliceOptions } from "./options/slices.js";
+import { metaOptions, sliceOptions } from "./options/slices.js";
 import { createFacts } from "./pipeline/facts.js";
-import { buildShaped, type MetaOptions } from "./pipeline/meta.js";
-import { pipeline } from "./pipeline/run.js";
+import { buildShaped } from "./pipeline/meta.js";
+import { pipeline, type RunContext } from "./pipeline/run.js";
 import type { Shaped } from "./pipeline/shaped.js";
-import { fingerprintOf, importFingerprintKey } from "./redact/fingerprint.js";
 import { scrubMessage } from "./redact/scrub.js";
 import { createRedactStage } from "./redact/stage.js";
 import { createRender } from "./render/stage.js";
@@ -23,15 +22,31 @@ import { encodeCursor } from "./store/store.js";
 /** A compiled shaper: options are validated once, the tokenizer is loaded once. */
 export type Shaper = (input: ShapeInput) => Promise<Shaped>;
 
+/** One result read and kept, before any budget is spent on it. */
+export interface Prepared {
+  readonly kept: KeptInput;
+  readonly ctx: RunContext;
+}
+
+/** The pipeline in two halves: keep (everything the budget does not decide), then fit. */
+export interface CompiledShaper {
+  readonly maxTokens: number;
+  /** intake → decode → contract → redact → keep → store: memory O(maxTokens), not O(input). */
+  prepare(input: ShapeInput): Promise<Prepared>;
+  /** render → fit → meta within `maxTokens` (at most the compiled budget); may run again. */
+  finish(prepared: Prepared, maxTokens?: number): Promise<Shaped>;
+}
+
 /**
- * Compiles options once and returns a shaper to call per tool result. No state is shared between
- * shapers, so one per request (or per tool) is safe in a Worker isolate.
+ * Compiles the pipeline once. `createShaper` runs both halves at once; a round of parallel
+ * results keeps each first and fits them after, once the budget is shared out.
  *
  * @example
- * const shapeLog = createShaper({ maxTokens: 1000, tool: "bash" });
- * const { text, status } = await shapeLog({ stdout, stderr, exitCode: 1 });
+ * const shaper = compileShaper({ maxTokens: 6000 });
+ * const kept = await shaper.prepare(input);
+ * const shaped = await shaper.finish(kept, 2000);
  */
-export function createShaper(options: ShapeOptions = {}): Shaper {
+export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
   const o = compileOptions(options);
   const slices = sliceOptions(o);
   let loading: Promise<ResolvedTokenizer> | undefined;
@@ -60,54 +75,51 @@ export function createShaper(options: ShapeOptions = {}): Shaper {
   const store = createStoreStage(slices.store);
   // The pipeline, in order: the diagram of DESIGN.md. The fit measures every candidate as the
   // presenter shows it (last redaction pass, spotlight, fence), so what it returns is presented.
-  const stages = pipeline<ShapeInput>()
+  const front = pipeline<ShapeInput>()
     .pipe(createIntake({ ...slices.intake, describe }))
     .pipe(createDecode(slices.decode))
     .pipe(createContractStage(slices.contract))
     .pipe(redact)
     .pipe(createKeep({ ...slices.keep, ...(store.tap ? { tap: store.tap } : {}) }))
-    .pipe(store)
-    .pipe(
-      createRender({
-        ...slices.render,
-        records: { ...slices.render.records, clean: redact.clean, cursor },
-      }),
-    )
-    .pipe(createFit({ tokenizer, presenter }));
-  const key = o.fingerprintKey;
-  const meta: MetaOptions = {
+    .pipe(store);
+  const back = (maxTokens: number) =>
+    pipeline<KeptInput>()
+      .pipe(
+        createRender({
+          ...slices.render,
+          maxTokens,
+          records: { ...slices.render.records, maxTokens, clean: redact.clean, cursor },
+        }),
+      )
+      .pipe(createFit({ tokenizer, presenter }));
+  const full = back(o.maxTokens);
+  const meta = metaOptions(o, redact.clean, cursor);
+  return {
     maxTokens: o.maxTokens,
-    maxBytes: o.maxBytes,
-    tool: o.tool,
-    spotlight: o.spotlight,
-    datamark: o.datamark,
-    redaction: redactor !== undefined,
-    invisible: o.invisible,
-    clean: redact.clean,
-    cursor,
-    records: {
-      sort: o.sort?.text,
-      projection: o.projection?.spec,
-      contract: o.contract !== undefined,
+    async prepare(input) {
+      const ctx = { facts: createFacts() };
+      return { kept: await front.run(input, ctx), ctx };
     },
-    ...(key !== undefined
-      ? {
-          fingerprint: async (values) => {
-            const k = await importFingerprintKey(key);
-            return Promise.all(
-              values.slice(0, MAX_FINGERPRINTS).map(async ([rule, value]) => ({
-                rule,
-                fingerprint: await fingerprintOf(k, value),
-              })),
-            );
-          },
-        }
-      : {}),
+    async finish({ kept, ctx }, maxTokens = o.maxTokens) {
+      const budget = Math.min(maxTokens, o.maxTokens);
+      const fitted = await (budget === o.maxTokens ? full : back(budget)).run(kept, ctx);
+      return buildShaped(ctx.facts, outcomeOf(fitted), { ...meta, maxTokens: budget });
+    },
   };
+}
+
+/**
+ * Compiles options once and returns a shaper to call per tool result. No state is shared between
+ * shapers, so one per request (or per tool) is safe in a Worker isolate.
+ *
+ * @example
+ * const shapeLog = createShaper({ maxTokens: 1000, tool: "bash" });
+ * const { text, status } = await shapeLog({ stdout, stderr, exitCode: 1 });
+ */
+export function createShaper(options: ShapeOptions = {}): Shaper {
+  const shaper = compileShaper(options);
   return async function shapeResult(input: ShapeInput): Promise<Shaped> {
-    const ctx = { facts: createFacts() };
-    const fitted = await stages.run(input, ctx);
-    return buildShaped(ctx.facts, outcomeOf(fitted), meta);
+    return shaper.finish(await shaper.prepare(input));
   };
 }
 

@@ -6,6 +6,8 @@ import type { ContractStageOptions } from "../contract/stage.js";
 import type { DecodeOptions } from "../decode/stage.js";
 import type { IntakeOptions } from "../intake/route.js";
 import type { KeepOptions } from "../keep/stage.js";
+import type { MetaOptions } from "../pipeline/meta.js";
+import { fingerprintOf, importFingerprintKey } from "../redact/fingerprint.js";
 import type { RedactStageOptions } from "../redact/stage.js";
 import type { RenderOptions } from "../render/stage.js";
 import type { StoreStageOptions } from "../store/stage.js";
@@ -95,5 +97,49 @@ export function sliceOptions(o: CompiledOptions): Slices {
         summarize: o.summarize,
       },
     },
+  };
+}
+
+/**
+ * The meta builder's slice: what it reports and how it cleans, with keyed fingerprints when the
+ * host gave a key.
+ *
+ * @example
+ * const meta = metaOptions(compiled, clean, cursor);
+ */
+export function metaOptions(
+  o: CompiledOptions,
+  clean: MetaOptions["clean"],
+  cursor: NonNullable<MetaOptions["cursor"]>,
+): MetaOptions {
+  const key = o.fingerprintKey;
+  return {
+    maxTokens: o.maxTokens,
+    maxBytes: o.maxBytes,
+    tool: o.tool,
+    spotlight: o.spotlight,
+    datamark: o.datamark,
+    redaction: o.redactor !== undefined,
+    invisible: o.invisible,
+    clean,
+    cursor,
+    records: {
+      sort: o.sort?.text,
+      projection: o.projection?.spec,
+      contract: o.contract !== undefined,
+    },
+    ...(key !== undefined
+      ? {
+          fingerprint: async (values) => {
+            const k = await importFingerprintKey(key);
+            return Promise.all(
+              values.slice(0, MAX_FINGERPRINTS).map(async ([rule, value]) => ({
+                rule,
+                fingerprint: await fingerprintOf(k, value),
+              })),
+            );
+          },
+        }
+      : {}),
   };
 }

@@ -264,8 +264,7 @@ async function redactions(
   o: MetaOptions,
 ): Promise<NonNullable<ShapedMeta["redactions"]>> {
   const count = sum(facts.redactions);
+  // The values themselves stay with the run (gone with it): only their keyed hashes are reported.
   const fingerprints = o.fingerprint ? await o.fingerprint(facts.values) : undefined;
-  // The values themselves go with the run: only their keyed hashes are reported.
-  facts.values.length = 0;
   return { count, rules: { ...facts.redactions }, ...(fingerprints ? { fingerprints } : {}) };
 }
