@@ -3,7 +3,8 @@ import { createDecode } from "./decode/stage.js";
 import { createPresenter } from "./fence/present.js";
 import { outcomeOf } from "./fit/outcome.js";
 import { createFit } from "./fit/stage.js";
-import { type ResolvedTokenizer, resolveTokenizer } from "./fit/tokenizer.js";
+import { lazyTokenizer } from "./fit/tokenizer.js";
+import { createStopper } from "./intake/budget.js";
 import type { ShapeInput } from "./intake/input.js";
 import { createIntake } from "./intake/route.js";
 import { createKeep, type KeptInput } from "./keep/stage.js";
@@ -49,15 +50,7 @@ export interface CompiledShaper {
 export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
   const o = compileOptions(options);
   const slices = sliceOptions(o);
-  let loading: Promise<ResolvedTokenizer> | undefined;
-  const tokenizer = () => {
-    loading ??= resolveTokenizer(o.tokenizer);
-    // A failed load is not cached: the next call tries again.
-    loading.catch(() => {
-      loading = undefined;
-    });
-    return loading;
-  };
+  const tokenizer = lazyTokenizer(o.tokenizer);
   const cursor = (handle: string, offset: number, end: number) =>
     encodeCursor({ handle, offset, end });
   const redact = createRedactStage(slices.redact);
@@ -97,8 +90,13 @@ export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
   return {
     maxTokens: o.maxTokens,
     async prepare(input) {
-      const ctx = { facts: createFacts() };
-      return { kept: await front.run(input, ctx), ctx };
+      const stopper = createStopper(o.abortSignal, o.timeoutMs);
+      const ctx: RunContext = { facts: createFacts(), ...(stopper ? { stopper } : {}) };
+      try {
+        return { kept: await front.run(input, ctx), ctx };
+      } finally {
+        stopper?.dispose();
+      }
     },
     async finish({ kept, ctx }, maxTokens = o.maxTokens) {
       const budget = Math.min(maxTokens, o.maxTokens);

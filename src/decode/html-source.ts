@@ -143,6 +143,9 @@ function textReader(pieces: AsyncIterable<string>, page: CappedReader): CappedRe
     get capped() {
       return false;
     },
+    get stopped() {
+      return page.stopped;
+    },
     get ended() {
       return ended;
     },

@@ -221,12 +221,14 @@ export async function pumpRecords(
         "intake/read-failed",
         `intake: reading the source failed: ${reader.failure.detail}`,
       );
+    // Stopped early (the cap, or the host): the text ends inside whatever it was saying.
+    const cut = reader.capped || reader.stopped !== undefined;
     try {
-      if (!reader.capped) decoder.end();
+      if (!cut) decoder.end();
     } catch {
       throw new Refusal("json/invalid-utf8", "json: invalid UTF-8 at the end");
     }
-    const end = split.end(reader.capped);
+    const end = split.end(cut);
     await drain();
     if (!end.ok) throw new Refusal(end.code, end.message);
     facts.shape = end.records ? "records" : "document";
@@ -245,6 +247,7 @@ export async function pumpRecords(
   } finally {
     facts.bytes = reader.bytes;
     facts.capped = reader.capped;
+    if (reader.stopped) facts.stopped = reader.stopped;
   }
   await commit();
   ctx.facts.records = facts;

@@ -27,10 +27,11 @@ export async function pumpLines(
     decoder.write(chunk);
   }
   // Stopped early (the cap or a failure): the text ends inside whatever it was saying.
-  decoder.end(reader.capped || reader.failure !== undefined);
+  decoder.end(reader.capped || reader.failure !== undefined || reader.stopped !== undefined);
   facts.bytes = reader.bytes;
   facts.capped = reader.capped;
   facts.invalidUtf8 = decoder.stats.invalid;
   facts.blank = !decoder.stats.nonBlank;
   if (reader.failure) facts.failure = reader.failure;
+  if (reader.stopped) facts.stopped = reader.stopped;
 }

@@ -109,6 +109,7 @@ async function section(
     facts.capped = s.reader.capped;
     facts.blank = false;
     if (s.reader.failure) facts.failure = s.reader.failure;
+    if (s.reader.stopped) facts.stopped = s.reader.stopped;
     return;
   }
   await pumpLines(s.reader, s.sniffed.encoding, sinks.lines(s.name), facts, o.lineCap);

@@ -62,3 +62,24 @@ export async function resolveTokenizer(
     },
   };
 }
+
+/**
+ * The tokenizer loaded on first use and then kept; a failed load is not cached, so the next call
+ * tries again.
+ *
+ * @example
+ * const tokenizer = lazyTokenizer("o200k_base");
+ * (await tokenizer()).count("hello");
+ */
+export function lazyTokenizer(
+  spec: TokenizerName | TokenCounter,
+): () => Promise<ResolvedTokenizer> {
+  let loading: Promise<ResolvedTokenizer> | undefined;
+  return () => {
+    loading ??= resolveTokenizer(spec);
+    loading.catch(() => {
+      loading = undefined;
+    });
+    return loading;
+  };
+}

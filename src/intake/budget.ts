@@ -4,8 +4,13 @@
  * which is cut at a code point boundary. Tiny chunks are gathered into larger ones, so a source
  * that trickles one byte at a time costs what a chunked one does downstream.
  */
+
+import type { Stopper, StopReason } from "../pipeline/run.js";
 import { completeLength } from "../pipeline/text.js";
 import type { SectionName } from "../pipeline/unit.js";
+
+export type { Stopper, StopReason };
+
 import type { ByteSource } from "./source.js";
 
 /**
@@ -59,6 +64,8 @@ export interface CappedReader {
   readonly bytes: number;
   /** True once the cap stopped the read. */
   readonly capped: boolean;
+  /** Why the host stopped the read early (its abort signal, or the timeout), if it did. */
+  readonly stopped: StopReason | undefined;
   /** True once the source said it had no more. */
   readonly ended: boolean;
   readonly failure: ReadFailure | undefined;
@@ -82,9 +89,11 @@ export function createCappedReader(
   budget: ByteBudget,
   /** Turns a thrown cause into words safe to show (the source's message is tool text). */
   describe: (text: string) => string,
+  stopper?: Stopper,
 ): CappedReader {
   let bytes = 0;
   let capped = false;
+  let halted: StopReason | undefined;
   let ended = false;
   let stopped = false;
   let failure: ReadFailure | undefined;
@@ -97,16 +106,46 @@ export function createCappedReader(
   }
 
   /** One chunk from the source under the cap. */
+  /** The host stopped the run: the source is cancelled, what was read stays. */
+  function halt(): undefined {
+    halted = stopper?.reason() ?? "aborted";
+    stop();
+    return undefined;
+  }
+
+  /** The source's next chunk, or the stop signal, whichever comes first. */
+  function next(): Promise<Uint8Array | undefined | typeof HALTED> {
+    const reading = src.read();
+    if (stopper === undefined) return reading;
+    const signal = stopper.signal;
+    return new Promise((resolve, reject) => {
+      const onAbort = () => resolve(HALTED);
+      signal.addEventListener("abort", onAbort, { once: true });
+      reading.then(
+        (chunk) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(chunk);
+        },
+        (cause) => {
+          signal.removeEventListener("abort", onAbort);
+          reject(cause);
+        },
+      );
+    });
+  }
+
   async function pull(): Promise<Uint8Array | undefined> {
     if (capped || ended || failure || stopped) return undefined;
-    let chunk: Uint8Array | undefined;
+    if (stopper?.due()) return halt();
+    let chunk: Uint8Array | undefined | typeof HALTED;
     try {
-      chunk = await src.read();
+      chunk = await next();
     } catch (cause) {
       failure = { code: "intake/read-failed", detail: safely(describe, cause) };
       stop();
       return undefined;
     }
+    if (chunk === HALTED) return halt();
     if (chunk === undefined) {
       ended = true;
       budget.reserved.delete(name);
@@ -166,11 +205,50 @@ export function createCappedReader(
     get capped() {
       return capped;
     },
+    get stopped() {
+      return halted;
+    },
     get ended() {
       return ended;
     },
     get failure() {
       return failure;
+    },
+  };
+}
+
+const HALTED = Symbol("halted");
+
+/**
+ * @example
+ * const stopper = createStopper(hostSignal, 5000);
+ */
+export function createStopper(
+  signal: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+): Stopper | undefined {
+  if (signal === undefined && timeoutMs === undefined) return undefined;
+  const controller = new AbortController();
+  let why: StopReason | undefined;
+  const fire = (reason: StopReason) => {
+    if (why !== undefined) return;
+    why = reason;
+    controller.abort();
+  };
+  if (signal?.aborted) fire("aborted");
+  else signal?.addEventListener("abort", () => fire("aborted"), { once: true });
+  const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
+  const timer =
+    timeoutMs !== undefined && why === undefined
+      ? setTimeout(() => fire("timeout"), timeoutMs)
+      : undefined;
+  return {
+    dispose: () => clearTimeout(timer),
+    signal: controller.signal,
+    reason: () => why,
+    due() {
+      if (why === undefined && deadline !== undefined && Date.now() >= deadline) fire("timeout");
+      return why !== undefined;
     },
   };
 }
@@ -213,6 +291,9 @@ export function replay(head: readonly Uint8Array[], reader: CappedReader): Cappe
     },
     get capped() {
       return reader.capped;
+    },
+    get stopped() {
+      return reader.stopped;
     },
     get ended() {
       return i >= head.length && reader.ended;

@@ -64,7 +64,8 @@ export async function settleOutcome(input: CommandOutput, ctx: RunContext): Prom
       notes.push(`reading ${key} failed`);
       return null;
     }
-    const got = await within(raw, EXIT_GRACE_MS);
+    // Once the host stopped the run, an exit still on its way is not waited for.
+    const got = await within(raw, ctx.stopper?.reason() ? 0 : EXIT_GRACE_MS);
     if (!got.ok) {
       notes.push(`the ${key} promise was rejected`);
       return null;

@@ -137,11 +137,17 @@ async function route(input: ShapeInput, o: IntakeOptions, ctx: RunContext): Prom
       );
     return { route: "value", value: input };
   }
-  return sourceIntake(input, o.contentType, o, undefined);
+  return sourceIntake(input, o.contentType, o, ctx, undefined);
 }
 
-function readerOf(name: SectionName, source: StreamSource, budget: ByteBudget, o: IntakeOptions) {
-  return createCappedReader(name, openHostSource(source), budget, o.describe);
+function readerOf(
+  name: SectionName,
+  source: StreamSource,
+  budget: ByteBudget,
+  o: IntakeOptions,
+  ctx: RunContext,
+) {
+  return createCappedReader(name, openHostSource(source), budget, o.describe, ctx.stopper);
 }
 
 /** One byte source: sniffed for binary, then for HTML and JSON when the type leaves it open. */
@@ -149,29 +155,37 @@ async function sourceIntake(
   source: StreamSource,
   contentType: string | undefined,
   o: IntakeOptions,
+  ctx: RunContext,
   baseUrl: string | undefined,
 ): Promise<Intake> {
   assertReadable(source);
-  const reader = readerOf("text", source, createByteBudget(o.maxBytes), o);
-  const declared = o.format === "auto" || o.format === "text" ? undefined : o.format;
-  if (declared) return { route: "records", reader, format: declared, sniffed: false };
-  if (o.format === "auto" && isHtmlType(contentType)) {
-    return { route: "html", reader, contentType, ...(baseUrl ? { baseUrl } : {}) };
-  }
-  const typed = o.format === "auto" ? formatOfType(contentType) : undefined;
-  if (typed) return { route: "records", reader, format: typed, sniffed: false };
+  const reader = readerOf("text", source, createByteBudget(o.maxBytes), o, ctx);
   const head = await peek(reader, SNIFF_BYTES);
   const again = replay(head, reader);
   const bytes = concat(head, SNIFF_BYTES);
-  // A JS string is text by construction: only byte sources are sniffed for binary.
+  // A JS string is text by construction: only byte sources are sniffed for binary, and bytes
+  // win over a declared text type (a PNG declared text/csv is still an image).
+  // A declared text format (JSON, NDJSON, CSV, HTML) is not a declared binary type, whatever its
+  // name looks like (`application/x-ndjson`): only the bytes can still say binary.
+  const textual = formatOfType(contentType) !== undefined || isHtmlType(contentType);
   const sniffed: Sniffed =
-    typeof source === "string" ? { kind: "text", encoding: "utf-8" } : sniff(bytes, contentType);
-  if (
-    sniffed.kind === "text" &&
-    sniffed.encoding === "utf-8" &&
-    o.format === "auto" &&
-    isSniffable(contentType)
-  ) {
+    typeof source === "string"
+      ? { kind: "text", encoding: "utf-8" }
+      : sniff(bytes, textual ? undefined : contentType);
+  const lines = (): Intake => ({
+    route: "lines",
+    sections: [{ name: "text", reader: again, sniffed }],
+    ...(MARKDOWN.test(mediaType(contentType) ?? "") ? { markdown: true } : {}),
+  });
+  if (sniffed.kind === "binary") return lines();
+  const declared = o.format === "auto" || o.format === "text" ? undefined : o.format;
+  if (declared) return { route: "records", reader: again, format: declared, sniffed: false };
+  if (o.format === "auto" && isHtmlType(contentType)) {
+    return { route: "html", reader: again, contentType, ...(baseUrl ? { baseUrl } : {}) };
+  }
+  const typed = o.format === "auto" ? formatOfType(contentType) : undefined;
+  if (typed) return { route: "records", reader: again, format: typed, sniffed: false };
+  if (sniffed.encoding === "utf-8" && o.format === "auto" && isSniffable(contentType)) {
     const text = new TextDecoder().decode(bytes).slice(0, SNIFF_CHARS);
     if (looksLikeHtml(text)) {
       return { route: "html", reader: again, contentType, ...(baseUrl ? { baseUrl } : {}) };
@@ -179,11 +193,7 @@ async function sourceIntake(
     const format = sniffFormat(text.replace(/^\uFEFF/, ""));
     if (format) return { route: "records", reader: again, format, sniffed: true };
   }
-  return {
-    route: "lines",
-    sections: [{ name: "text", reader: again, sniffed }],
-    ...(MARKDOWN.test(mediaType(contentType) ?? "") ? { markdown: true } : {}),
-  };
+  return lines();
 }
 
 /** Media types that say the text is markdown (the preview renders it as such). */
@@ -201,12 +211,12 @@ async function responseIntake(input: Response, o: IntakeOptions, ctx: RunContext
   const body: StreamSource = input.body ?? "";
   // A page, also a failed request's error page: its markup is no use to the model either way.
   if (o.format === "auto" && isHtmlType(contentType)) {
-    return sourceIntake(body, contentType, o, input.url || undefined);
+    return sourceIntake(body, contentType, o, ctx, input.url || undefined);
   }
   // Any other failed request's body is an error page more often than data (a 502 from a proxy
   // in front of a JSON API): it is shown as text, with its status.
-  if (!input.ok) return sourceIntake(body, contentType, { ...o, format: "text" }, undefined);
-  const intake = await sourceIntake(body, contentType, o, input.url || undefined);
+  if (!input.ok) return sourceIntake(body, contentType, { ...o, format: "text" }, ctx, undefined);
+  const intake = await sourceIntake(body, contentType, o, ctx, input.url || undefined);
   // A 1xx body (none, in practice) stays text.
   return intake;
 }
@@ -239,7 +249,7 @@ async function commandIntake(
   // Both streams are peeked at once: a writer blocked on one pipe must not stall the other.
   const sections = await Promise.all(
     streams.map(async ([name, src]): Promise<OpenedSection> => {
-      const reader = readerOf(name, src, budget, o);
+      const reader = readerOf(name, src, budget, o, ctx);
       const head = await peek(reader, SNIFF_BYTES);
       const sniffed: Sniffed =
         typeof src === "string"
@@ -255,7 +265,7 @@ async function commandIntake(
 function failedCommand(cause: unknown, o: IntakeOptions, ctx: RunContext): Intake {
   ctx.facts.kind = "command";
   ctx.facts.format = "command";
-  const reader = readerOf("stdout", failing(cause), createByteBudget(o.maxBytes), o);
+  const reader = readerOf("stdout", failing(cause), createByteBudget(o.maxBytes), o, ctx);
   return {
     route: "lines",
     sections: [{ name: "stdout", reader, sniffed: { kind: "text", encoding: "utf-8" } }],

@@ -59,6 +59,13 @@ export interface ShapeOptions {
   readonly spotlight?: SpotlightMode;
   /** The datamark character for `spotlight: "datamark"`. Default `¤` (U+00A4, one token). */
   readonly datamark?: string;
+  /**
+   * Stops reading when it aborts: the source is cancelled and what was read is shaped, declared
+   * as stopped (`meta.cuts`, a marker). (`signal` names a command's exit signal.)
+   */
+  readonly abortSignal?: AbortSignal;
+  /** Stops reading after this many milliseconds, as `abortSignal` does. */
+  readonly timeoutMs?: number;
 
   // Structured results (JSON, NDJSON, CSV, already-parsed values).
   /** `auto` (default): the content type decides, else JSON and NDJSON are sniffed; `text` never parses. */
@@ -99,6 +106,8 @@ export interface CompiledOptions {
   readonly tokenizer: TokenizerName | TokenCounter;
   readonly next: string;
   readonly hashLimit: number;
+  readonly abortSignal: AbortSignal | undefined;
+  readonly timeoutMs: number | undefined;
   /** The compiled redactor; absent when redaction is off. */
   readonly redactor: Redactor | undefined;
   readonly fingerprintKey: FingerprintKey | undefined;
@@ -175,6 +184,11 @@ export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
     // Markers are one line each: a newline in the hint would break that.
     next: (options.next ?? DEFAULT_NEXT).replace(/[\r\n]+/g, " "),
     hashLimit: positiveInteger("hashLimit", options.hashLimit, DEFAULT_HASH_LIMIT, 0),
+    abortSignal: abortSignalOf(options.abortSignal),
+    timeoutMs:
+      options.timeoutMs === undefined
+        ? undefined
+        : positiveInteger("timeoutMs", options.timeoutMs, 0, 1),
     redactor: redaction === false ? undefined : createRedactor(redaction === true ? {} : redaction),
     fingerprintKey: typeof redaction === "object" ? redaction.fingerprintKey : undefined,
     invisible: options.invisible ?? true,
@@ -249,4 +263,15 @@ function spotlighting(options: ShapeOptions): { spotlight: SpotlightMode; datama
   // The marker is checked once here, not on every result.
   applySpotlight("datamark", "a b", datamark);
   return { spotlight, datamark };
+}
+
+function abortSignalOf(signal: unknown): AbortSignal | undefined {
+  if (signal === undefined) return undefined;
+  const ok =
+    typeof signal === "object" &&
+    signal !== null &&
+    typeof (signal as AbortSignal).addEventListener === "function" &&
+    typeof (signal as AbortSignal).aborted === "boolean";
+  if (!ok) fail("abortSignal must be an AbortSignal");
+  return signal as AbortSignal;
 }

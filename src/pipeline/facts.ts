@@ -28,6 +28,8 @@ export interface SectionFacts {
   binary?: BinaryInfo;
   /** The source failed while it was read: what was read before is shown. */
   failure?: { readonly code: "intake/read-failed"; readonly detail: string };
+  /** The host stopped the read early (its abort signal or `timeoutMs`). */
+  stopped?: "aborted" | "timeout";
 }
 
 /** A part of the input that could not be shown as what it claimed to be, and what was done. */
@@ -47,6 +49,8 @@ export interface RecordFacts {
   /** Bytes read, and whether the byte cap stopped the read. */
   bytes: number;
   capped: boolean;
+  /** The host stopped the read early (its abort signal or `timeoutMs`). */
+  stopped?: "aborted" | "timeout";
   /** Records refused (limits, malformed lines), by code; not counted in `count`. */
   refused: Record<string, number>;
   /** Lines of sniffed NDJSON that were not JSON, kept as string records. */

@@ -42,6 +42,12 @@ export function repeatMarker(times: number): string {
   return `[airlock: previous line repeated ${times} more time${times === 1 ? "" : "s"}]`;
 }
 
+/** The host stopped the read (its abort signal, or `timeoutMs`): what follows was not read. */
+export function stoppedMarker(reason: "aborted" | "timeout"): string {
+  const why = reason === "timeout" ? "timeoutMs passed" : "the host aborted";
+  return `[airlock: read stopped early (${why}); the rest was not read]`;
+}
+
 export function capMarker(limit: number): string {
   return `[airlock: read stopped at maxBytes (${limit}); the rest was not read]`;
 }

@@ -190,10 +190,13 @@ export async function buildShaped(
     truncated =
       recordMeta.omitted > 0 ||
       records.capped ||
+      records.stopped !== undefined ||
       records.shortened.strings > 0 ||
       status === "partial";
     if (records.capped)
       cuts = [{ kind: "bytes", section: "text", at: records.bytes, limit: o.maxBytes }];
+    if (records.stopped)
+      cuts.push({ kind: "stopped", section: "text", at: records.bytes, reason: records.stopped });
   } else {
     sections = shownSections(facts).map((s): SectionMeta => {
       const o2 = outcome.sections.find((x) => x.name === s.name);

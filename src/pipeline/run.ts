@@ -5,10 +5,28 @@
  */
 import type { RunFacts } from "./facts.js";
 
+/** Why a read was stopped by the host: its `abortSignal`, or `timeoutMs`. */
+export type StopReason = "aborted" | "timeout";
+
+/**
+ * The host's way to stop a run: a signal, and the deadline behind `timeoutMs`. A busy run never
+ * lets a timer fire (a source that answers at once is read in microtasks), so the deadline is
+ * also checked against the clock at every read; a stalled source is raced against the signal.
+ */
+export interface Stopper {
+  readonly signal: AbortSignal;
+  /** Why the signal fired. */
+  reason(): StopReason | undefined;
+  /** Checks the clock; true once the run must stop. */
+  due(): boolean;
+  /** Lets go of the timer (the run is over). */
+  dispose(): void;
+}
+
 export interface RunContext {
   readonly facts: RunFacts;
-  /** Set when the host asked to stop (a timeout, an abort): stages finish with what they have. */
-  readonly signal?: AbortSignal;
+  /** The host's way to stop the run (`abortSignal`, `timeoutMs`): readers end with what they have. */
+  readonly stopper?: Stopper;
 }
 
 /** One stage: compiled once from its own slice of the options, run once per result. */

@@ -33,6 +33,13 @@ export type Cut =
       readonly limit: number;
     }
   | {
+      readonly kind: "stopped";
+      readonly section: SectionName;
+      /** Bytes read before the host stopped the read; the source was cancelled there. */
+      readonly at: number;
+      readonly reason: "aborted" | "timeout";
+    }
+  | {
       readonly kind: "chars";
       readonly section: SectionName;
       /** A single line was shortened inside the line: cut in the middle, or runs folded. */

@@ -8,6 +8,7 @@ import {
   readFailedMarker,
   repeatMarker,
   sectionMarker,
+  stoppedMarker,
   summaryMarker,
 } from "../pipeline/markers.js";
 import type { BinaryInfo, Cut, SectionName } from "../pipeline/shaped.js";
@@ -17,6 +18,8 @@ export interface ReadSection {
   readonly name: SectionName;
   readonly bytes: number;
   readonly capped: boolean;
+  /** The host stopped the read early. */
+  readonly stopped?: "aborted" | "timeout";
   readonly invalid: number;
   readonly kept?: Kept;
   readonly binary?: BinaryInfo;
@@ -78,8 +81,8 @@ export function layout(
     }
     const kept = section.kept;
     if (!kept || kept.lines === 0) {
-      // Nothing was read, but the reason may be worth saying: the cap, or a failure.
-      if (section.capped || section.error) {
+      // Nothing was read, but the reason may be worth saying: the cap, a stop, or a failure.
+      if (section.capped || section.stopped || section.error) {
         anyContent = true;
         if (ctx.labelled) pieces.push({ marker: sectionMarker(section.name) });
         if (section.capped) {
@@ -91,6 +94,7 @@ export function layout(
             limit: ctx.maxBytes,
           });
         }
+        if (section.stopped) stop(section);
         if (section.error) {
           const detail = section.error.detail ?? section.error.message;
           pieces.push({ marker: readFailedMarker(section.name, detail) });
@@ -133,12 +137,19 @@ export function layout(
       pieces.push({ marker: capMarker(ctx.maxBytes) });
       cuts.push({ kind: "bytes", section: section.name, at: section.bytes, limit: ctx.maxBytes });
     }
+    if (section.stopped) stop(section);
     if (section.error)
       pieces.push({
         marker: readFailedMarker(section.name, section.error.detail ?? section.error.message),
       });
   }
   if (!anyContent) pieces.push({ marker: emptyMarker() });
+
+  function stop(section: ReadSection): void {
+    const reason = section.stopped as "aborted" | "timeout";
+    pieces.push({ marker: stoppedMarker(reason) });
+    cuts.push({ kind: "stopped", section: section.name, at: section.bytes, reason });
+  }
   if (shownLines < totalLines) {
     pieces.push({
       marker: summaryMarker(shownLines, totalLines, shownEvidence, totalEvidence, ctx.next),

@@ -113,7 +113,7 @@ export async function renderRecords(
       ? refused > 0
         ? "partial"
         : "empty"
-      : total - shown > 0 || f.capped || refused > 0
+      : total - shown > 0 || f.capped || f.stopped || refused > 0
         ? "partial"
         : "ok";
   const build = (shown: number, level: number, first?: string): EnvelopeParts => {
@@ -140,6 +140,10 @@ export async function renderRecords(
     if (f.capped)
       parts.push(
         `input cut at maxBytes (${n(o.maxBytes)} bytes): records after these were not read`,
+      );
+    if (f.stopped)
+      parts.push(
+        `reading stopped early (${f.stopped === "timeout" ? "timeoutMs passed" : "the host aborted"}): records after these were not read`,
       );
     if (refused > 0) parts.push(`${n(refused)} records refused (${topEntries(f.refused, 4)})`);
     if (f.textLines) parts.push(`${n(f.textLines)} lines that are not JSON kept as strings`);

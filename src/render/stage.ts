@@ -99,6 +99,7 @@ export function readSections(kept: KeptInput, facts: RunFacts): ReadSection[] {
       name: s.name,
       bytes: s.bytes,
       capped: s.capped,
+      ...(s.stopped ? { stopped: s.stopped } : {}),
       invalid: s.invalidUtf8,
       ...(held ? { kept: held } : {}),
       ...(s.binary ? { binary: s.binary } : {}),
