@@ -1,3 +1,4 @@
+import type { LongString } from "./long-string.js";
 /**
  * Splits a streamed JSON array into its records without holding the array: a top-level array
  * (`[{…}, {…}]`), or the array under a common envelope key (`{"items": […]}`, `data`, `results`,
@@ -74,8 +75,16 @@ export function createRecordSplitter(
     envelopeKeys?: readonly string[];
     /** Characters of the document outside the records array that are held. Default 8 MiB. */
     maxOutsideChars?: number;
+    /**
+     * Value strings longer than this stream into a placeholder instead of being held (a blob
+     * for base64 and data URIs, else the string's head and tail). Default: none is streamed.
+     */
+    maxStringChars?: number;
+    /** Makes the placeholder of a long string (see `long-string.ts`). */
+    longString?: () => LongString;
   } = {},
 ): RecordSplitter {
+  const maxString = options.maxStringChars ?? Number.POSITIVE_INFINITY;
   const maxRecord = options.maxRecordChars ?? 1 << 20;
   const maxOutside = options.maxOutsideChars ?? 8 << 20;
   let outside = "";
@@ -112,6 +121,13 @@ export function createRecordSplitter(
   let expectValueOf: string | undefined;
   /** True once the records array was found. */
   let found = false;
+  // The value string being read, measured so a long one can stream instead of being held: its
+  // raw characters in earlier chunks, the held text's length before its opening quote (when that
+  // quote was in an earlier chunk), and its placeholder once it is long.
+  let measuring = false;
+  let strSeen = 0;
+  let strBase = 0;
+  let long: LongString | undefined;
 
   function finishRecord(): void {
     if (!inRecord) return;
@@ -124,9 +140,13 @@ export function createRecordSplitter(
   }
 
   function write(chunk: string): void {
-    let from = 0; // start of the part of `chunk` that belongs to the current record
+    // Start of the part of `chunk` that belongs to the current record (-1: none, a long string
+    // is streaming).
+    let from = long ? -1 : 0;
     // Start of the part of `chunk` outside the records array, or -1 while inside it.
-    let outsideFrom = phase === "records" ? -1 : 0;
+    let outsideFrom = phase === "records" || long ? -1 : 0;
+    // Where the measured string's opening quote is in this chunk (-1: an earlier chunk).
+    let strAt = -1;
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk.charCodeAt(i);
       if (phase === "refused" || phase === "after") {
@@ -141,18 +161,23 @@ export function createRecordSplitter(
           // Inside a string only a quote or a backslash matters: jump to the next one.
           STRING_STOP.lastIndex = i;
           const stop = STRING_STOP.exec(chunk);
-          if (stop === null) {
-            i = chunk.length - 1;
-            continue;
+          const to = stop === null ? chunk.length : stop.index;
+          if (measuring && long === undefined) {
+            const seen = strSeen + to - (strAt >= 0 ? strAt + 1 : 0);
+            if (seen > maxString) goLong(i);
           }
-          i = stop.index - 1;
+          long?.write(chunk.slice(i, to));
+          i = to - 1;
           continue;
         }
+        if (long !== undefined && !(c === 0x22 && !escaped)) long.write(chunk[i] as string);
         if (readingKey && !(c === 0x22 && !escaped)) keyText += chunk[i];
         if (escaped) escaped = false;
         else if (c === 0x5c) escaped = true;
         else if (c === 0x22) {
           inString = false;
+          if (long !== undefined) endLong(i);
+          measuring = false;
           if (readingKey) {
             readingKey = false;
             lastKey = keyText;
@@ -178,7 +203,7 @@ export function createRecordSplitter(
           if (depth === 1 && expectValueOf === undefined) {
             readingKey = true;
             keyText = "";
-          }
+          } else measure(i, outside.length + (i - outsideFrom));
         } else if (c === 0x3a && depth === 1) {
           expectValueOf = lastKey;
         } else if (c === 0x2c && depth === 1) {
@@ -204,6 +229,7 @@ export function createRecordSplitter(
       if (c === 0x22) {
         inString = true;
         if (!inRecord) startRecord(i);
+        measure(i, record.length + (i - from));
       } else if (c === 0x5b || c === 0x7b) {
         if (!inRecord) startRecord(i);
         depth++;
@@ -238,6 +264,54 @@ export function createRecordSplitter(
     }
     if (phase === "records") take(chunk, from, chunk.length);
     else if (outsideFrom >= 0) keepOutside(chunk.slice(outsideFrom));
+    if (measuring && long === undefined) strSeen += chunk.length - (strAt >= 0 ? strAt + 1 : 0);
+
+    /** A value string opens at `at`: measure it (only where a placeholder can stand for it). */
+    function measure(at: number, base: number): void {
+      if (options.longString === undefined || maxString === Number.POSITIVE_INFINITY) return;
+      measuring = true;
+      strSeen = 0;
+      strAt = at;
+      strBase = base;
+    }
+
+    /** The string being read is too long to hold: what was held of it goes to its placeholder. */
+    function goLong(i: number): void {
+      const made = (options.longString as () => LongString)();
+      const start = strAt >= 0 ? strAt + 1 : 0;
+      if (phase === "records") {
+        if (strAt >= 0) take(chunk, from, strAt);
+        else {
+          made.write(record.slice(strBase + 1));
+          recordChars -= record.length - strBase;
+          record = record.slice(0, strBase);
+        }
+        from = -1;
+      } else {
+        if (strAt >= 0) keepOutside(chunk.slice(outsideFrom, strAt));
+        else if (!outsideOver) {
+          made.write(outside.slice(strBase + 1));
+          outside = outside.slice(0, strBase);
+        }
+        outsideFrom = -1;
+      }
+      made.write(chunk.slice(start, i));
+      long = made;
+    }
+
+    /** The long string closes at `i` (its quote): its placeholder takes its place. */
+    function endLong(i: number): void {
+      const text = (long as LongString).end();
+      long = undefined;
+      if (phase === "records") {
+        recordChars += text.length;
+        if (recordChars <= maxRecord) record += text;
+        from = i + 1;
+      } else {
+        keepOutside(text);
+        outsideFrom = i + 1;
+      }
+    }
 
     /** The records array opens at `at` (its `[`), its elements at `level`. */
     function enterRecords(level: number, at: number): void {
@@ -263,7 +337,7 @@ export function createRecordSplitter(
   }
 
   function take(chunk: string, from: number, to: number): void {
-    if (!inRecord || to <= from) return;
+    if (!inRecord || from < 0 || to <= from) return;
     recordChars += to - from;
     if (recordChars <= maxRecord) record += chunk.slice(from, to);
     else record = "";

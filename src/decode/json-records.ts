@@ -3,8 +3,10 @@
  * one by one; the document around them (the envelope's other members), or a document that holds
  * no records array, is parsed whole at the end.
  */
+import type { RecordFacts } from "../pipeline/facts.js";
 import { parseJsonWithin } from "./json.js";
 import { createRecordSplitter } from "./json-array.js";
+import { createLongString, type LongStringStats } from "./long-string.js";
 import type { Split, SplitContext, SplitEnd } from "./records.js";
 import { LIMIT_CODES } from "./records.js";
 
@@ -25,7 +27,13 @@ export function createJsonSplitter(ctx: SplitContext): Split {
       },
       oversized: () => ctx.refuse("json/record-too-large"),
     },
-    { maxRecordChars: limits.maxRecordChars, maxOutsideChars: limits.maxDocumentChars },
+    {
+      maxRecordChars: limits.maxRecordChars,
+      maxOutsideChars: limits.maxDocumentChars,
+      // A string too long to hold streams into a placeholder: the document is never refused for it.
+      maxStringChars: limits.maxStringLength,
+      longString: () => createLongString(ctx.hashLimit, statsOf(ctx.facts)),
+    },
   );
   return {
     write: (text) => splitter.write(text),
@@ -71,6 +79,36 @@ export function createJsonSplitter(ctx: SplitContext): Split {
       const parsed = parseJsonWithin(outside, limits, true);
       if (!parsed.ok) return { ok: false, code: parsed.error.code, message: parsed.error.message };
       return { ok: true, records: false, document: parsed.value };
+    },
+  };
+}
+
+/** A long string's counts, written straight into the records' facts. */
+function statsOf(facts: RecordFacts): LongStringStats {
+  return {
+    get blobs() {
+      return facts.blobs.count;
+    },
+    set blobs(n) {
+      facts.blobs.count = n;
+    },
+    get blobBytes() {
+      return facts.blobs.bytes;
+    },
+    set blobBytes(n) {
+      facts.blobs.bytes = n;
+    },
+    get strings() {
+      return facts.shortened.strings;
+    },
+    set strings(n) {
+      facts.shortened.strings = n;
+    },
+    get chars() {
+      return facts.shortened.chars;
+    },
+    set chars(n) {
+      facts.shortened.chars = n;
     },
   };
 }

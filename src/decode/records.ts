@@ -32,6 +32,8 @@ export const DEFAULT_STRUCTURED_LIMITS: StructuredLimits = Object.freeze({
 
 export interface RecordsOptions {
   readonly limits: StructuredLimits;
+  /** Blobs up to this many decoded bytes get a SHA-256 in their placeholder. */
+  readonly hashLimit: number;
   /** Bytes of a sniffed input held so that it can still be read again as text. */
   readonly window: number;
   readonly maxBytes: number;
@@ -83,6 +85,7 @@ export interface SplitContext {
   readonly lenient: boolean;
   /** How many bytes the read has taken so far (for a cap message). */
   readonly maxBytes: number;
+  readonly hashLimit: number;
 }
 
 class Refusal {
@@ -127,6 +130,7 @@ export async function pumpRecords(
     queue,
     lenient: sniffed,
     maxBytes: o.maxBytes,
+    hashLimit: o.hashLimit,
     refuse(code) {
       facts.refused[code] = (facts.refused[code] ?? 0) + 1;
     },

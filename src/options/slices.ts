@@ -41,6 +41,7 @@ export function sliceOptions(o: CompiledOptions): Slices {
       hashLimit: o.hashLimit,
       records: {
         limits: o.limits,
+        hashLimit: o.hashLimit,
         // A sniffed input is held this long so it can still be read again as text.
         window: Math.max(256 << 10, capacity * 8),
         maxBytes: o.maxBytes,

@@ -216,3 +216,110 @@ describe("formats: inputs whose shape used to take a second path", () => {
     }
   });
 });
+
+describe("formats: a string too long to hold streams into a placeholder", () => {
+  const chunked = (text: string, size = 64 * 1024) => {
+    const bytes = new TextEncoder().encode(text);
+    let at = 0;
+    return new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (at >= bytes.length) c.close();
+        else c.enqueue(bytes.subarray(at, (at += size)));
+      },
+    });
+  };
+  const hex = (buffer: ArrayBuffer) =>
+    [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const pngBytes = (n: number) => {
+    const bytes = new Uint8Array(n);
+    bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    for (let i = 8; i < n; i++) bytes[i] = (i * 131 + 7) & 0xff;
+    return bytes;
+  };
+  const base64 = (bytes: Uint8Array) => {
+    let binary = "";
+    for (let i = 0; i < bytes.length; i += 8192)
+      binary += String.fromCharCode(...bytes.subarray(i, i + 8192));
+    return btoa(binary);
+  };
+
+  it("a 20 MB data URI in a streamed document: the title stays, the blob is hashed", async () => {
+    const bytes = pngBytes(15 * 1024 * 1024);
+    const doc = JSON.stringify({
+      title: "Checkout page",
+      screenshot: `data:image/png;base64,${base64(bytes)}`,
+    });
+    expect(doc.length).toBeGreaterThan(20_000_000);
+    const shaped = await shape(chunked(doc), {
+      contentType: "application/json",
+      maxBytes: 64 << 20,
+    });
+    expect(shaped.status).not.toBe("error");
+    expect(shaped.text).toContain("Checkout page");
+    const sha = hex(await crypto.subtle.digest("SHA-256", bytes));
+    expect(shaped.text).toContain(
+      `{"blob":"data-uri","mime":"image/png","bytes":${bytes.length},"sha256":"${sha}"}`,
+    );
+    expect(shaped.meta.records?.blobs).toEqual({ count: 1, bytes: bytes.length });
+  });
+
+  it("a 6 MB base64 string in a record, with escaped slashes: the record stays", async () => {
+    const bytes = pngBytes(4_500_000);
+    const b64 = base64(bytes).replace(/\//g, "\\/");
+    const text = `[{"id":1,"img":"${b64}"},{"id":2,"img":null}]`;
+    const shaped = await shape(chunked(text), {
+      contentType: "application/json",
+      maxBytes: 64 << 20,
+    });
+    expect(shaped.meta.records?.total).toBe(2);
+    expect(shaped.meta.records?.refused).toEqual({});
+    expect(shaped.text).toContain(`"blob":"base64","mime":"image/png","bytes":${bytes.length}`);
+  });
+
+  it("a 3 MB text string is its head and tail around a marker, the JSON still valid", async () => {
+    const body = 'He said \\"stop\\".\\n'.repeat(200_000);
+    const text = `{"id":7,"log":"${body}END"}`;
+    const shaped = await shape(chunked(text), { contentType: "application/json", maxTokens: 3000 });
+    const data = /\ndata: ([\s\S]*?)\n(?:next|<\/untrusted)/.exec(shaped.text)?.[1] ?? "";
+    const value = JSON.parse(data) as { id: number; log: string };
+    expect(value.id).toBe(7);
+    expect(value.log).toMatch(/^He said "stop"\.\n/);
+    expect(value.log).toMatch(/\[airlock: \d+ chars omitted from this value\]…[\s\S]*END$/);
+    expect(shaped.meta.records?.shortened.strings).toBeGreaterThanOrEqual(1);
+  });
+
+  it("property: whatever the chunking and lengths, the JSON stays valid and short strings unchanged", async () => {
+    const fc = (await import("fast-check")).default;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 400 }), fc.boolean()), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        fc.integer({ min: 7, max: 500 }),
+        async (strings, chunk) => {
+          const values = strings.map(
+            ([n, escapes], i) =>
+              `${i}:${(escapes ? 'a\\"b\\\\c' : "abcd").repeat(Math.ceil(n / 4))}`,
+          );
+          const text = `{"items":[${values.map((v, i) => `{"n":${i},"s":"${v}"}`).join(",")}]}`;
+          const shaped = await shape(chunked(text, chunk), {
+            contentType: "application/json",
+            maxTokens: 20_000,
+            limits: { maxStringLength: 200 },
+          });
+          const data =
+            /\ndata: ([\s\S]*?)\n(?:next|<\/untrusted|omitted)/.exec(shaped.text)?.[1] ?? "[]";
+          const records = JSON.parse(data) as Array<{ n: number; s: string }>;
+          expect(records).toHaveLength(values.length);
+          for (const r of records) {
+            const raw = values[r.n] as string;
+            if (raw.length <= 200) expect(r.s).toBe(JSON.parse(`"${raw}"`));
+            else expect(r.s).toContain("chars omitted from this value");
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
