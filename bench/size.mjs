@@ -45,7 +45,8 @@ async function measure(name, entry) {
       external: ["gpt-tokenizer/*"],
     });
     const outputs = result.metafile.outputs;
-    const entryOut = Object.keys(outputs).find((o) => outputs[o].entryPoint !== undefined);
+    // Dynamic imports are entry points of their own in the metafile: take the one asked for.
+    const entryOut = Object.keys(outputs).find((o) => outputs[o].entryPoint === entry);
     // The static graph: the entry chunk and the chunks it imports statically, transitively.
     const staticChunks = new Set();
     const visit = (o) => {

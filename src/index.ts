@@ -17,7 +17,7 @@ export {
   type JsonValue,
   parseJson,
 } from "./decode/json.js";
-export { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits } from "./decode/records.js";
+export { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits } from "./decode/limits.js";
 export { AirlockError } from "./errors/airlock-error.js";
 export type { AirlockErrorCode, SafeErrorCode, ShapedErrorCode } from "./errors/codes.js";
 export {

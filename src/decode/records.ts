@@ -11,24 +11,14 @@ import { createRecordFacts, type RecordFacts } from "../pipeline/facts.js";
 import type { RecordRole, RecordSink } from "../pipeline/flow.js";
 import type { RunContext } from "../pipeline/run.js";
 import type { JsonValue } from "../pipeline/unit.js";
-import { DEFAULT_JSON_LIMITS, type JsonLimits, parseJsonWithin } from "./json.js";
+import { parseJsonWithin } from "./json.js";
+import { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits } from "./limits.js";
+
+export { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits };
+
 import { createJsonSplitter } from "./json-records.js";
 import { createNdjsonSplitter } from "./ndjson.js";
 import { createUtf8Decoder } from "./utf8.js";
-
-/** Limits of structured parsing: those of `parseJson`, plus how big one record or document may be. */
-export interface StructuredLimits extends JsonLimits {
-  /** Characters of one record (array element, NDJSON line, CSV row). Default 4 MiB. */
-  readonly maxRecordChars: number;
-  /** Characters of a single document that is not an array of records. Default 16 MiB. */
-  readonly maxDocumentChars: number;
-}
-
-export const DEFAULT_STRUCTURED_LIMITS: StructuredLimits = Object.freeze({
-  ...DEFAULT_JSON_LIMITS,
-  maxRecordChars: 4 << 20,
-  maxDocumentChars: 16 << 20,
-});
 
 export interface RecordsOptions {
   readonly limits: StructuredLimits;

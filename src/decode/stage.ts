@@ -10,9 +10,8 @@ import type { Sinks, UnitStream } from "../pipeline/flow.js";
 import type { RunContext, Stage } from "../pipeline/run.js";
 import { readBinary } from "./binary.js";
 import { pageText } from "./html-source.js";
-import { pumpRecords, type RecordsOptions } from "./records.js";
+import type { RecordsOptions } from "./records.js";
 import { pumpLines } from "./section.js";
-import { pumpValue } from "./value.js";
 
 export interface DecodeOptions {
   /** Longest line kept whole; a longer one keeps its head and tail. */
@@ -68,6 +67,8 @@ async function pump(
     case "records": {
       ctx.facts.kind = "structured";
       ctx.facts.format = intake.format;
+      // The records decoders load with the first structured result: they stay out of the core.
+      const { pumpRecords } = await import("./records.js");
       const read = await pumpRecords(intake, () => sinks.records(), ctx, o.records);
       if (read.ok) return;
       // Sniffed JSON that strict parsing refused while it could still be read again: text.
@@ -84,6 +85,7 @@ async function pump(
     case "value": {
       ctx.facts.kind = "structured";
       ctx.facts.format = "json";
+      const { pumpValue } = await import("./value.js");
       await pumpValue(intake.value, () => sinks.records(), ctx, o.records.limits);
       return;
     }

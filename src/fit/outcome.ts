@@ -7,7 +7,6 @@ import type { Outcome } from "../pipeline/facts.js";
 import type { Cut } from "../pipeline/shaped.js";
 import type { Unit } from "../pipeline/unit.js";
 import { collect } from "../render/lines.js";
-import { shownInOrder } from "../render/records.js";
 import type { Draft } from "../render/stage.js";
 import type { Fitted } from "./stage.js";
 
@@ -73,8 +72,8 @@ function recordsOutcome(
       ? draft.status(fitted.request, env.shown, env.reduced === true)
       : "ok";
   let records: Outcome["records"];
-  if (view && draft.kind === "envelope" && draft.candidates) {
-    const shownUnits = shownInOrder(view, env.shown);
+  if (view && draft.kind === "envelope" && draft.candidates && draft.shown) {
+    const shownUnits = draft.shown(env.shown);
     const tails = new Set(view.tail);
     const tail = shownUnits.filter((u) => tails.has(u)).length;
     records = {

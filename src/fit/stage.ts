@@ -7,7 +7,7 @@ import { AirlockError } from "../errors/airlock-error.js";
 import type { Presenter } from "../pipeline/present.js";
 import type { Stage } from "../pipeline/run.js";
 import type { Draft } from "../render/stage.js";
-import { type FittedEnvelope, fitEnvelope } from "./envelope.js";
+import type { FittedEnvelope } from "./envelope.js";
 import { type Fitted as FittedLines, fitLines } from "./lines.js";
 import type { ResolvedTokenizer } from "./tokenizer.js";
 
@@ -41,6 +41,8 @@ export function createFit(o: FitOptions): Stage<Draft, Fitted & { readonly draft
         const lines = await fitLines(draft.request, tokenizer, o.presenter);
         return { kind: "lines", tokenizer: tokenizer.name, lines, draft };
       }
+      // The envelope fit loads with the first structured result.
+      const { fitEnvelope } = await import("./envelope.js");
       let fitted: FittedEnvelope | undefined;
       let request = 0;
       for (; request < draft.requests.length; request++) {

@@ -5,13 +5,9 @@
  */
 import type { RecordSink, Sinks, UnitStream } from "../pipeline/flow.js";
 import type { RunContext, Stage } from "../pipeline/run.js";
-import type { JsonValue, SectionName, Unit } from "../pipeline/unit.js";
-import { createAggregator } from "./aggregate.js";
-import { recordClassifier } from "./evidence.js";
+import type { JsonValue, SectionName } from "../pipeline/unit.js";
 import { createKeeper, type KeeperLimits, type Kept } from "./keeper.js";
-import { shorten } from "./shorten.js";
-import { sortValues } from "./sort.js";
-import { createViewKeeper, type KeptView, type ViewLimits } from "./view.js";
+import type { KeptView, ViewLimits } from "./view.js";
 
 /** Something that sees every record after redaction, whole (the store writer): wired by the host. */
 export interface RecordTap {
@@ -45,7 +41,7 @@ export function createKeep(o: KeepOptions): Stage<UnitStream, KeptInput> {
     name: "keep",
     async run(stream, ctx) {
       const sections: Array<{ name: SectionName; keeper: ReturnType<typeof createKeeper> }> = [];
-      let records: ReturnType<typeof recordsSink> | undefined;
+      let records: Deferred | undefined;
       const sinks: Sinks = {
         lines(name) {
           const keeper = createKeeper(o.lines);
@@ -53,11 +49,12 @@ export function createKeep(o: KeepOptions): Stage<UnitStream, KeptInput> {
           return { sink: keeper };
         },
         records() {
-          records ??= recordsSink(o, ctx);
+          records ??= deferred(o, ctx);
           return records.sink;
         },
       };
       await stream.pump(sinks);
+      const held = records ? await records.ready : undefined;
       const kept = sections.map(({ name, keeper }) => ({ name, kept: keeper.finish() }));
       for (const { name, kept: k } of kept) {
         const facts = ctx.facts.sections.find((s) => s.name === name);
@@ -65,58 +62,36 @@ export function createKeep(o: KeepOptions): Stage<UnitStream, KeptInput> {
       }
       return {
         sections: kept,
-        ...(records
-          ? { view: records.finish(), ...(records.tap ? { tap: records.tap } : {}) }
-          : {}),
+        ...(held ? { view: held.finish(), ...(held.tap ? { tap: held.tap } : {}) } : {}),
       };
     },
   };
 }
 
-/** The records sink: a display copy of each record, classified and keyed, offered to the view. */
-function recordsSink(o: KeepOptions, ctx: RunContext) {
-  const limits = o.records;
-  const keeper = createViewKeeper(limits);
-  const classify = recordClassifier();
-  const aggregator = createAggregator();
-  const tap = o.tap?.();
-  const facts = ctx.facts.records;
-  const sink: RecordSink = {
-    record(value, index, role, json) {
-      if (role !== "record") {
-        if (facts) facts.document = value;
-        return;
-      }
-      const text = json ?? JSON.stringify(value);
-      tap?.record(value, text);
-      aggregator.add(value);
-      const severity = classify(value);
-      const shortened = facts?.shortened;
-      const display =
-        text.length > limits.maxStringChars
-          ? shorten(value, limits.maxStringChars, shortened)
-          : value;
-      const unit: Unit = {
-        index,
-        text: display === value ? text : JSON.stringify(display),
-        repeat: 1,
-        // Severity orders the view only when evidence comes first (the view's comparator says).
-        severity,
-        omittedChars: 0,
-        value: display,
-        key: sortValues(limits.sort, value),
-      };
-      keeper.add(unit);
-      if (facts && severity > 0) facts.evidence++;
-      if (facts && severity >= 2) facts.errors++;
-    },
-  };
+type Loaded = ReturnType<typeof import("./records.js")["recordsSink"]>;
+
+interface Deferred {
+  readonly sink: RecordSink;
+  readonly ready: Promise<Loaded>;
+}
+
+/** The records sink, loaded on first use (it stays out of the core); calls wait for it once. */
+function deferred(o: KeepOptions, ctx: RunContext): Deferred {
+  const ready = import("./records.js").then((m) => m.recordsSink(o, ctx));
+  let loaded: Loaded | undefined;
+  void ready.then((l) => {
+    loaded = l;
+  });
   return {
-    sink,
-    tap,
-    finish(): KeptView {
-      if (facts) facts.aggregates = aggregator.result();
-      return keeper.finish();
+    ready,
+    sink: {
+      record(value, index, role, json) {
+        if (loaded) return loaded.sink.record(value, index, role, json);
+        return ready.then((l) => l.sink.record(value, index, role, json));
+      },
+      end(count) {
+        return ready.then((l) => l.sink.end?.(count));
+      },
     },
   };
 }

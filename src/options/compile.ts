@@ -1,6 +1,6 @@
 import type { ContractOptions } from "../contract/contract.js";
 import { compileProjection, type Projection } from "../contract/project.js";
-import { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits } from "../decode/records.js";
+import { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits } from "../decode/limits.js";
 import { AirlockError } from "../errors/airlock-error.js";
 import { applySpotlight, DEFAULT_DATAMARK, type SpotlightMode } from "../fence/spotlight.js";
 import type { TokenCounter, TokenizerName } from "../fit/tokenizer.js";

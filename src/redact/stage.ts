@@ -11,7 +11,7 @@ import type { RunFacts } from "../pipeline/facts.js";
 import { type RecordSink, through, type UnitStream } from "../pipeline/flow.js";
 import type { Stage } from "../pipeline/run.js";
 import { cutText } from "../pipeline/text.js";
-import { type CleanStats, cleanRecord } from "./clean.js";
+import type { CleanStats } from "./clean.js";
 import { stripInvisible } from "./invisible.js";
 import { engineOf, type Redactor } from "./redact.js";
 import { createTextFilter } from "./stream.js";
@@ -80,8 +80,17 @@ function cleaned(next: RecordSink, o: RedactStageOptions, facts: RunFacts): Reco
   };
   // Records are cleaned one at a time (each is awaited before the next), so one slot serves.
   const made: { text?: string | undefined } = {};
+  // The record cleaner loads with the first structured result: it stays out of the core.
+  const loading = import("./clean.js");
+  let cleanRecord: typeof import("./clean.js")["cleanRecord"] | undefined;
   return {
     record(value, index, role) {
+      if (cleanRecord === undefined) {
+        return loading.then((m) => {
+          cleanRecord = m.cleanRecord;
+          return this.record(value, index, role);
+        });
+      }
       const out = cleanRecord(value, options, stats, role === "record" ? made : undefined);
       if (out instanceof Promise) {
         return out.then((c) =>

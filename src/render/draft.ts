@@ -42,6 +42,8 @@ export interface RecordsDraft {
   readonly requests: readonly EnvelopeRequest[];
   /** The candidates of the first request, in priority order (undefined for a document). */
   readonly candidates?: readonly Unit[];
+  /** The records the first `k` candidates show, in the order the data lists them. */
+  readonly shown?: (k: number) => Unit[];
   /** The status of the result for the request that was fitted and the records it showed. */
   readonly status: (
     request: number,

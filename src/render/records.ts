@@ -197,6 +197,7 @@ export async function renderRecords(
     kind: "envelope",
     requests: [request],
     candidates,
+    shown: (k) => shownInOrder(view, k),
     status: (_, shown, reduced) =>
       input.failed
         ? "error"

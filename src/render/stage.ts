@@ -4,11 +4,12 @@
  * why); records go into the uniform envelope (status, summary, data, omitted, next).
  */
 import type { KeptInput } from "../keep/stage.js";
+import type { KeptView } from "../keep/view.js";
 import { type RunFacts, shownSections } from "../pipeline/facts.js";
 import { commandHeader, httpHeader } from "../pipeline/markers.js";
 import type { RunContext, Stage } from "../pipeline/run.js";
+import type { RecordsDraft, RecordsRenderOptions } from "./draft.js";
 import type { FitRequest, ReadSection } from "./lines.js";
-import { type RecordsDraft, type RecordsRenderOptions, renderRecords } from "./records.js";
 
 export interface RenderOptions {
   readonly maxTokens: number;
@@ -26,6 +27,17 @@ export interface LinesDraft {
 }
 
 /** What the fit sizes, with what keep held (the outcome reads which units were shown). */
+const EMPTY_VIEW: KeptView = {
+  evidence: [],
+  head: [],
+  tail: [],
+  total: 0,
+  evidenceTotal: 0,
+  errorsTotal: 0,
+  complete: true,
+  evidenceDropped: false,
+};
+
 export type Draft = (LinesDraft | RecordsDraft) & { readonly kept: KeptInput };
 
 /**
@@ -48,35 +60,16 @@ async function draftOf(
   o: RenderOptions,
 ): Promise<LinesDraft | RecordsDraft> {
   const facts = ctx.facts;
-  if (facts.records && kept.view) {
+  if (facts.records) {
+    // The records renderer loads with the first structured result: it stays out of the core.
+    const { renderRecords } = await import("./records.js");
     return renderRecords(
       {
-        view: kept.view,
+        // Refused before any record reached keep: no view, and the envelope says why.
+        view: kept.view ?? EMPTY_VIEW,
         facts: facts.records,
         secrets: sum(facts.redactions),
         invisible: sum(facts.invisible),
-        failed: facts.http !== undefined && !facts.http.ok,
-      },
-      o.records,
-    );
-  }
-  if (facts.records) {
-    // Refused before any record reached keep: the envelope says why, and nothing else.
-    return renderRecords(
-      {
-        view: {
-          evidence: [],
-          head: [],
-          tail: [],
-          total: 0,
-          evidenceTotal: 0,
-          errorsTotal: 0,
-          complete: true,
-          evidenceDropped: false,
-        },
-        facts: facts.records,
-        secrets: 0,
-        invisible: 0,
         failed: facts.http !== undefined && !facts.http.ok,
       },
       o.records,

@@ -11,7 +11,7 @@ import * as preview from "agent-airlock/preview";
 import { renderPreview } from "agent-airlock/preview";
 import { describe, expect, it } from "vitest";
 import { samples } from "../../demo/samples.ts";
-import { DEFAULT_STRUCTURED_LIMITS } from "../../src/decode/records.js";
+import { DEFAULT_STRUCTURED_LIMITS } from "../../src/decode/limits.js";
 import { compileOptions } from "../../src/options/compile.js";
 
 const root = new URL("../../", import.meta.url);

@@ -224,7 +224,10 @@ describe("formats: a string too long to hold streams into a placeholder", () => 
     return new ReadableStream<Uint8Array>({
       pull(c) {
         if (at >= bytes.length) c.close();
-        else c.enqueue(bytes.subarray(at, (at += size)));
+        else {
+          c.enqueue(bytes.subarray(at, at + size));
+          at += size;
+        }
       },
     });
   };
