@@ -51,6 +51,8 @@ export function describeCut(cut: Cut): string {
       return `${cut.section}: reading stopped at ${n(cut.at)} bytes (maxBytes ${n(cut.limit)})`;
     case "binary":
       return `${cut.section}: ${cut.mime}, ${n(cut.bytes)} bytes, replaced by a placeholder`;
+    case "boilerplate":
+      return `${cut.section}: ${n(cut.chars)} characters of page furniture left out (main content only)`;
   }
 }
 

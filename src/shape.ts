@@ -2,7 +2,6 @@ import { AirlockError, type ShapedErrorCode } from "./errors.js";
 import { applySpotlight } from "./fence/spotlight.js";
 import { type FitRequest, type Fitted, fitToBudget } from "./fit/fit.js";
 import { type ResolvedTokenizer, resolveTokenizer } from "./fit/tokenizer.js";
-import type { HtmlText } from "./html/html-to-text.js";
 import {
   type ByteBudget,
   createByteBudget,
@@ -333,9 +332,9 @@ async function run(
 }
 
 /**
- * A web page: turned into readable text (hidden content dropped, main content kept), which then
- * takes the text path like any other text. The text says when hidden text was removed: a page
- * that hides text from its reader is a likely carrier of injected instructions.
+ * A web page: turned into readable text by the HTML stage (its facts first, hidden content
+ * dropped, main content kept), which then takes the text path like any other text; the stage
+ * declares on the result what it left out.
  */
 async function runHtml(
   routed: Extract<Routed, { kind: "html" }>,
@@ -343,9 +342,8 @@ async function runHtml(
   loading: Promise<ResolvedTokenizer>,
 ): Promise<Shaped> {
   // htmlparser2 loads with the first page: it stays out of the core chunk.
-  const { htmlPieces } = await import("./html/html-to-text.js");
-  const out: { result?: HtmlText } = {};
-  const pieces = htmlPieces(
+  const { readPage } = await import("./html/page.js");
+  const page = await readPage(
     routed.source,
     {
       maxBytes: options.maxBytes,
@@ -353,28 +351,8 @@ async function runHtml(
       ...(routed.response?.url ? { baseUrl: routed.response.url } : {}),
     },
     HTML_STREAM_WEIGHT,
-    out,
   );
-  const first = await pieces.next();
-  let text: AsyncIterable<string> | string;
-  if (out.result !== undefined) {
-    // The page was held whole: its facts lead the text.
-    const page = out.result;
-    text = [htmlHead(page).join("\n"), page.text].filter((t) => t !== "").join("\n\n");
-  } else {
-    // Too big to hold: pieces stream into the text path; the facts known only at the end
-    // close the text.
-    text = (async function* () {
-      if (!first.done) yield first.value;
-      for await (const piece of pieces) yield piece;
-      if (out.result) {
-        const page = out.result;
-        yield `\n${htmlNote(`a page of ${page.bytes} bytes, too large to hold: shown whole, without main-content extraction or a link list`)}`;
-        const facts = htmlHead(page);
-        if (facts.length > 0) yield `\n${facts.join("\n")}`;
-      }
-    })();
-  }
+  const text = page.text;
   const input: ShapeInput = routed.response
     ? new Response(typeof text === "string" ? text : streamOf(text), {
         status: routed.response.status,
@@ -382,26 +360,7 @@ async function runHtml(
         headers: { "content-type": "text/plain; charset=utf-8" },
       })
     : text;
-  const shaped = await runText(input, { ...options, contentType: "text/plain" }, loading);
-  const page = out.result;
-  if (page === undefined) return shaped;
-  return {
-    ...shaped,
-    meta: {
-      ...shaped.meta,
-      bytes: page.bytes,
-      html: {
-        ...(page.title !== undefined ? { title: page.title } : {}),
-        ...(page.byline !== undefined ? { byline: page.byline } : {}),
-        ...(page.date !== undefined ? { date: page.date } : {}),
-        mode: page.mode,
-        charset: page.charset,
-        links: page.links.length,
-        removed: page.removed,
-        capped: page.capped,
-      },
-    },
-  };
+  return page.declare(await runText(input, { ...options, contentType: "text/plain" }, loading));
 }
 
 /**
@@ -409,19 +368,6 @@ async function runHtml(
  * of text) are streamed through in full mode instead of held.
  */
 const HTML_STREAM_WEIGHT = 2 * 1024 * 1024;
-
-/** The facts a page's text starts with: title, byline and date, hidden text removed, the cap. */
-function htmlHead(page: HtmlText): string[] {
-  const head: string[] = [];
-  if (page.title) head.push(`# ${page.title}`);
-  const facts = [page.byline ? `by ${page.byline}` : "", page.date ?? ""].filter(Boolean);
-  if (facts.length > 0) head.push(facts.join(", "));
-  if (page.removed.hiddenChars > 0) {
-    head.push(htmlNote(`${page.removed.hiddenChars} characters of hidden text removed`));
-  }
-  if (page.capped) head.push(htmlNote("page cut at maxBytes"));
-  return head;
-}
 
 /** Text pieces as a byte stream (for a `Response` body). */
 function streamOf(pieces: AsyncIterable<string>): ReadableStream<Uint8Array> {
@@ -437,10 +383,6 @@ function streamOf(pieces: AsyncIterable<string>): ReadableStream<Uint8Array> {
       await iterator.return?.();
     },
   });
-}
-
-function htmlNote(text: string): string {
-  return `[airlock: ${text}]`;
 }
 
 async function runText(

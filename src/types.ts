@@ -48,6 +48,13 @@ export type Cut =
       readonly section: SectionName;
       readonly mime: string;
       readonly bytes: number;
+    }
+  | {
+      /** Page text left out by main-content extraction (navigation, related links, footers). */
+      readonly kind: "boilerplate";
+      readonly section: SectionName;
+      /** Characters of text (spaces not counted) left out; `htmlToText(page, { mode: "full" })` keeps them. */
+      readonly chars: number;
     };
 
 export type SectionName = "text" | "stdout" | "stderr";

@@ -1,0 +1,149 @@
+/**
+ * A web page as `shape()` shows it. The text path reads `text`: the page's facts first (title,
+ * byline, date), then its body, then what is known only once it has all streamed by. `declare`
+ * then adds to the shaped result what this stage did: `meta.html`, and as cuts the byte cap and
+ * the text that main-content extraction left out, so a page is never `ok` and `truncated: false`
+ * while part of it is missing. A page that hides text from its reader is a likely carrier of
+ * injected instructions: the text says how much was removed.
+ */
+import type { Cut, Shaped } from "../types.js";
+import type { PageFacts } from "./facts.js";
+import type { HtmlInput } from "./html-to-text.js";
+import {
+  type HtmlToTextOptions,
+  type PagePart,
+  type PageResult,
+  pageParts,
+} from "./html-to-text.js";
+
+export interface ShownPage {
+  /** The page as text: one string when it was held, pieces as it streams when it was not. */
+  readonly text: string | AsyncIterable<string>;
+  /** The shaped text of the page with the page's facts and cuts; call once `text` was read. */
+  declare(shaped: Shaped): Shaped;
+}
+
+/**
+ * @example
+ * const page = await readPage(response.body, { maxBytes }, 2 << 20);
+ * const shaped = page.declare(await shapeText(page.text));
+ */
+export async function readPage(
+  input: HtmlInput,
+  options: HtmlToTextOptions & { readonly maxBytes: number },
+  streamAbove: number,
+): Promise<ShownPage> {
+  const parts = pageParts(input, options, streamAbove);
+  let result: PageResult | undefined;
+  const next = async (): Promise<PagePart | undefined> => {
+    const r = await parts.next();
+    if (r.done) {
+      result = r.value;
+      return undefined;
+    }
+    return r.value;
+  };
+  // The facts come first: at the end for a page that is held, at once for one that streams.
+  let first = await next();
+  const texts: string[] = [];
+  while (first !== undefined && first.kind === "text") {
+    texts.push(first.text);
+    first = await next();
+  }
+  const facts = first?.kind === "facts" ? first : undefined;
+  const declare = (shaped: Shaped): Shaped => {
+    if (result === undefined) return shaped;
+    return declared(shaped, result, options.maxBytes);
+  };
+  if (facts === undefined || !facts.streamed) {
+    // Held: the rest is its text, in one piece.
+    for (let part = await next(); part !== undefined; part = await next()) {
+      if (part.kind === "text") texts.push(part.text);
+    }
+    const page = result as PageResult;
+    const head = [...factLines(facts?.facts ?? {}), ...heldNotes(page)].join("\n");
+    const text = [head, texts.join("")].filter((t) => t !== "").join("\n\n");
+    return { text, declare };
+  }
+  async function* streamed(): AsyncGenerator<string> {
+    const head = factLines(facts?.facts ?? {});
+    head.push(
+      note(
+        "a page too large to hold: read as it streamed, in full mode (no main-content extraction, no link list)",
+      ),
+    );
+    yield `${head.join("\n")}\n\n`;
+    for (let part = await next(); part !== undefined; part = await next()) {
+      if (part.kind === "text") yield part.text;
+    }
+    const page = result as PageResult;
+    const end: string[] = [];
+    if (page.removed.hiddenChars > 0) {
+      end.push(note(`${page.removed.hiddenChars} characters of hidden text removed`));
+    }
+    if (page.capped) end.push(note("page cut at maxBytes"));
+    if (end.length > 0) yield end.join("\n");
+  }
+  return { text: streamed(), declare };
+}
+
+/** The facts a page's text starts with: `# title`, then `by byline, date`. */
+function factLines(facts: PageFacts): string[] {
+  const lines: string[] = [];
+  if (facts.title) lines.push(`# ${facts.title}`);
+  const by = [facts.byline ? `by ${facts.byline}` : "", facts.date ?? ""].filter(Boolean);
+  if (by.length > 0) lines.push(by.join(", "));
+  return lines;
+}
+
+/** What a held page's text says under its facts: hidden text, furniture left out, the cap. */
+function heldNotes(page: PageResult): string[] {
+  const notes: string[] = [];
+  if (page.removed.hiddenChars > 0) {
+    notes.push(note(`${page.removed.hiddenChars} characters of hidden text removed`));
+  }
+  if (page.removed.boilerplateChars > 0) {
+    notes.push(
+      note(
+        `main content only: ${page.removed.boilerplateChars} characters of page furniture (navigation, related links, footers) left out`,
+      ),
+    );
+  }
+  if (page.capped) notes.push(note("page cut at maxBytes"));
+  return notes;
+}
+
+function note(text: string): string {
+  return `[airlock: ${text}]`;
+}
+
+function declared(shaped: Shaped, page: PageResult, maxBytes: number): Shaped {
+  const cuts: Cut[] = [...shaped.meta.cuts];
+  if (page.capped && !cuts.some((c) => c.kind === "bytes")) {
+    cuts.push({ kind: "bytes", section: "text", at: page.bytes, limit: maxBytes });
+  }
+  if (page.removed.boilerplateChars > 0) {
+    cuts.push({ kind: "boilerplate", section: "text", chars: page.removed.boilerplateChars });
+  }
+  const truncated = cuts.length > 0;
+  return {
+    ...shaped,
+    status: shaped.status === "ok" && truncated ? "partial" : shaped.status,
+    meta: {
+      ...shaped.meta,
+      bytes: page.bytes,
+      truncated,
+      cuts,
+      html: {
+        ...(page.title !== undefined ? { title: page.title } : {}),
+        ...(page.byline !== undefined ? { byline: page.byline } : {}),
+        ...(page.date !== undefined ? { date: page.date } : {}),
+        mode: page.mode,
+        charset: page.charset,
+        links: page.links.length,
+        removed: page.removed,
+        capped: page.capped,
+      },
+    },
+  };
+}

@@ -1,0 +1,297 @@
+/**
+ * Tree-construction events from htmlparser2's streaming `Tokenizer`: open and close tags (with
+ * the closes HTML implies), text and comments. htmlparser2's own `Parser` keeps its open-tag
+ * stack with `unshift`/`shift`/`indexOf`, which costs the depth of the stack for every tag:
+ * `"<div>".repeat(N)`, unclosed inline tag soup and close tags nothing opened grow quadratic on
+ * it (minutes for 2 MB). Here the stack is an array used at its end and a count of open elements
+ * per name, so every event is O(1) amortised whatever the nesting; the input's chunks are kept
+ * only until the tokenizer has reported past them.
+ */
+import { Tokenizer } from "htmlparser2";
+
+export interface ParseHandler {
+  /** An element opens; its attribute names are lowercase, the first of each name kept. */
+  onopentag(name: string, attribs: Readonly<Record<string, string>>): void;
+  /** The element opened last and not yet closed closes (explicitly or implied). */
+  onclosetag(name: string): void;
+  ontext(text: string): void;
+  oncomment(text: string): void;
+}
+
+export interface HtmlParser {
+  write(text: string): void;
+  /** The input ends: an unfinished tag is dropped (as a browser does), open elements close. */
+  end(): void;
+}
+
+/** Elements that never have content or a close tag. */
+const VOID = new Set([
+  "area",
+  "base",
+  "basefont",
+  "bgsound",
+  "br",
+  "col",
+  "embed",
+  "frame",
+  "hr",
+  "img",
+  "input",
+  "keygen",
+  "link",
+  "meta",
+  "param",
+  "source",
+  "track",
+  "wbr",
+]);
+
+/** Starts of these close an open `p` (the HTML standard's list of where `</p>` may be left out). */
+const CLOSES_P = [
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "center",
+  "details",
+  "dialog",
+  "dir",
+  "div",
+  "dl",
+  "dd",
+  "dt",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "form",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hgroup",
+  "hr",
+  "li",
+  "listing",
+  "main",
+  "menu",
+  "nav",
+  "ol",
+  "p",
+  "plaintext",
+  "pre",
+  "search",
+  "section",
+  "summary",
+  "table",
+  "ul",
+  "xmp",
+];
+const HEADINGS = ["h1", "h2", "h3", "h4", "h5", "h6"];
+
+/**
+ * For a start tag, the elements it closes while one of them is the current element (checked
+ * again after each close): the end tags HTML lets a page leave out.
+ */
+const IMPLIED_CLOSES: ReadonlyMap<string, ReadonlySet<string>> = (() => {
+  const rules = new Map<string, Set<string>>();
+  const add = (starts: readonly string[], closes: readonly string[]) => {
+    for (const s of starts) {
+      const set = rules.get(s) ?? new Set<string>();
+      for (const c of closes) set.add(c);
+      rules.set(s, set);
+    }
+  };
+  add(CLOSES_P, ["p"]);
+  add(HEADINGS, HEADINGS);
+  add(["li"], ["li"]);
+  add(["dd", "dt"], ["dd", "dt"]);
+  add(["option", "optgroup"], ["option"]);
+  add(["optgroup"], ["optgroup"]);
+  add(["td", "th"], ["td", "th"]);
+  add(["tr"], ["tr", "td", "th"]);
+  add(["thead", "tbody", "tfoot"], ["thead", "tbody", "tfoot", "tr", "td", "th"]);
+  add(["rt", "rp"], ["rt", "rp"]);
+  add(["body"], ["head"]);
+  add(["a"], ["a"]);
+  return rules;
+})();
+
+/** Elements whose content is SVG or MathML, where `<x/>` closes `x`. */
+const FOREIGN = new Set(["svg", "math"]);
+
+/** Chunks already reported are dropped from the front once this many have piled up. */
+const COMPACT_AT = 1024;
+
+/**
+ * @example
+ * const parser = createHtmlParser({ onopentag, onclosetag, ontext, oncomment });
+ * parser.write("<p>Hello <b>world");
+ * parser.end(); // closes b, then p
+ */
+export function createHtmlParser(handler: ParseHandler): HtmlParser {
+  // The input since the earliest position the tokenizer may still ask for.
+  let chunks: string[] = [];
+  let head = 0;
+  /** Position (in the whole input) of chunks[head]. */
+  let headAt = 0;
+
+  const slice = (start: number, end: number): string => {
+    // The character before `start` stays reachable (an unfinished tag at the end is told by it).
+    while (head < chunks.length && start > headAt + (chunks[head] as string).length) {
+      headAt += (chunks[head] as string).length;
+      chunks[head] = "";
+      head++;
+    }
+    if (head >= COMPACT_AT && head * 2 >= chunks.length) {
+      chunks = chunks.slice(head);
+      head = 0;
+    }
+    let out = "";
+    let at = headAt;
+    for (let i = head; i < chunks.length && at < end; i++) {
+      const c = chunks[i] as string;
+      if (at + c.length > start) out += c.slice(Math.max(0, start - at), end - at);
+      at += c.length;
+    }
+    return out;
+  };
+
+  const stack: string[] = [];
+  const open = new Map<string, number>();
+  let foreign = 0;
+  let tagName = "";
+  let attribs: Record<string, string> | undefined;
+  let attribName = "";
+  let attribValue = "";
+  let ending = false;
+
+  const push = (name: string) => {
+    stack.push(name);
+    open.set(name, (open.get(name) ?? 0) + 1);
+    if (FOREIGN.has(name)) foreign++;
+  };
+  const pop = () => {
+    const name = stack.pop() as string;
+    open.set(name, (open.get(name) ?? 1) - 1);
+    if (FOREIGN.has(name)) foreign--;
+    handler.onclosetag(name);
+  };
+  const emitOpen = (name: string, attrs: Record<string, string>, selfClosing: boolean) => {
+    const closes = IMPLIED_CLOSES.get(name);
+    if (closes !== undefined) {
+      while (stack.length > 0 && closes.has(stack[stack.length - 1] as string)) pop();
+    }
+    handler.onopentag(name, attrs);
+    if (VOID.has(name)) {
+      handler.onclosetag(name);
+      return;
+    }
+    push(name);
+    // `<x/>` closes only in SVG and MathML (`<svg/>` included); in HTML the slash is ignored.
+    if (selfClosing && foreign > 0) pop();
+  };
+  const endOpenTag = (selfClosing: boolean) => {
+    if (attribs !== undefined) emitOpen(tagName, attribs, selfClosing);
+    attribs = undefined;
+    tagName = "";
+  };
+  const readName = (start: number, end: number): string => {
+    const name = slice(start, end).toLowerCase();
+    return name === "image" && foreign === 0 ? "img" : name;
+  };
+
+  const unfinishedTag = (start: number, text: string) =>
+    start > 0 && /^[a-zA-Z]/.test(text) && slice(start - 1, start) === "<";
+
+  const tokenizer = new Tokenizer(
+    { decodeEntities: true },
+    {
+      ontext(start, end) {
+        const text = slice(start, end);
+        // What the tokenizer hands back at the end from inside an unfinished tag (`<scr`, `</`)
+        // is that tag, not text.
+        if (ending && (/^<[a-zA-Z/!?]/.test(text) || unfinishedTag(start, text))) return;
+        handler.ontext(text);
+      },
+      ontextentity(codepoint) {
+        handler.ontext(String.fromCodePoint(codepoint));
+      },
+      onopentagname(start, end) {
+        tagName = readName(start, end);
+        attribs = Object.create(null) as Record<string, string>;
+      },
+      onattribname(start, end) {
+        attribName = slice(start, end).toLowerCase();
+        attribValue = "";
+      },
+      onattribdata(start, end) {
+        attribValue += slice(start, end);
+      },
+      onattribentity(codepoint) {
+        attribValue += String.fromCodePoint(codepoint);
+      },
+      onattribend() {
+        if (attribs !== undefined && !Object.hasOwn(attribs, attribName)) {
+          attribs[attribName] = attribValue;
+        }
+        attribValue = "";
+      },
+      onopentagend() {
+        endOpenTag(false);
+      },
+      onselfclosingtag() {
+        endOpenTag(true);
+      },
+      onclosetag(start, end) {
+        const name = readName(start, end);
+        if (VOID.has(name)) {
+          // `</br>` is a line break in every browser; other void end tags are nothing.
+          if (name === "br") emitOpen("br", Object.create(null), false);
+          return;
+        }
+        if ((open.get(name) ?? 0) > 0) {
+          while (stack.length > 0 && stack[stack.length - 1] !== name) pop();
+          pop();
+        } else if (name === "p") {
+          // `</p>` with no open `p` is an empty paragraph.
+          emitOpen("p", Object.create(null), false);
+          pop();
+        }
+      },
+      oncomment(start, end, offset) {
+        handler.oncomment(slice(start, end - offset));
+      },
+      oncdata(start, end, offset) {
+        const text = slice(start, end - offset);
+        if (foreign > 0) handler.ontext(text);
+        else handler.oncomment(`[CDATA[${text}]]`);
+      },
+      ondeclaration() {},
+      onprocessinginstruction() {},
+      onend() {
+        while (stack.length > 0) pop();
+      },
+      isInForeignContext() {
+        return foreign > 0;
+      },
+    },
+  );
+
+  return {
+    write(text) {
+      if (text === "") return;
+      chunks.push(text);
+      tokenizer.write(text);
+    },
+    end() {
+      ending = true;
+      tokenizer.end();
+      chunks = [];
+      head = 0;
+    },
+  };
+}
