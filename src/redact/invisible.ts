@@ -13,10 +13,14 @@ export interface InvisibleCounts {
   /** C0 and C1 control characters other than tab, line feed and carriage return, and DEL. */
   control: number;
   /**
-   * Other invisibles: soft hyphen, combining grapheme joiner, Hangul fillers, invisible math
-   * operators (U+2061–2064), deprecated format characters (U+206A–206F), interlinear annotation
-   * marks (U+FFF9–FFFB), variation selectors (except one that gives an emoji or keycap its
-   * presentation).
+   * Other invisibles: the rest of Unicode's default-ignorable code points and format characters
+   * (general category Cf), assigned or not: soft hyphen, combining grapheme joiner, Hangul
+   * fillers, Khmer inherent vowels, Mongolian variation selectors, invisible math operators
+   * (U+2061–2064), deprecated format characters (U+206A–206F), interlinear annotation marks
+   * (U+FFF9–FFFB), Egyptian hieroglyph, shorthand and musical format controls, variation
+   * selectors (except one that gives an emoji or keycap its presentation). Also combining marks
+   * past the 30th on one character: no script needs more (Unicode's stream-safe limit), and
+   * long runs of them make NFC quadratic.
    */
   other: number;
 }
@@ -26,21 +30,52 @@ export interface Cleaned {
   readonly removed: InvisibleCounts;
 }
 
+/**
+ * The code points of the `other` class, as a regular-expression character class body (`u` flag):
+ * what Unicode lists as Default_Ignorable_Code_Point or as format (Cf), beyond the bidi,
+ * zero-width, tag and control classes. Written out rather than as `\p{…}`, so every runtime
+ * strips the same set whatever its Unicode version. Kept: the prepended concatenation marks
+ * (U+0600–0605, U+06DD, U+070F, U+0890–0891, U+08E2, U+110BD, U+110CD), which are format
+ * characters with a visible glyph (an Arabic number sign, an end-of-ayah mark).
+ *
+ * @example
+ * new RegExp(`[${OTHER_INVISIBLE}]`, "u").test("\u180B"); // true: a Mongolian variation selector
+ */
+export const OTHER_INVISIBLE = [
+  String.raw`\u00AD\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180D\u180F\u3164\uFFA0`,
+  String.raw`\u2061-\u2065\u206A-\u206F\uFE00-\uFE0F\uFFF0-\uFFFB`,
+  String.raw`\u{13430}-\u{1343F}\u{1BCA0}-\u{1BCA3}\u{1D173}-\u{1D17A}`,
+  String.raw`\u{E0080}-\u{E00FF}\u{E0100}-\u{E0FFF}`,
+].join("");
+
+/**
+ * Every code point `stripInvisible` may remove, as a character class body (`u` flag), for a view
+ * that shows them by code point instead (the emoji joiner and presentation selectors it keeps
+ * are in it).
+ */
+export const INVISIBLE_CLASS = String.raw`\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u200B-\u200D\u2060\uFEFF\u180E\u{E0000}-\u{E007F}\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F${OTHER_INVISIBLE}`;
+
 // One linear pass; each alternative is a single character class (no nesting, no backtracking).
-// Built from escapes so the source shows every code point; each group is one character class,
-// so the scan is a single linear pass.
+// Built from escapes so the source shows every code point.
 const INVISIBLE = new RegExp(
   [
     String.raw`([\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C])`,
     String.raw`([\u200B-\u200D\u2060\uFEFF\u180E])`,
     String.raw`([\u{E0000}-\u{E007F}])`,
     String.raw`([\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F])`,
-    String.raw`(\u00AD|\u034F|\u115F|\u1160|\u3164|\uFFA0|[\u2061-\u2064\u206A-\u206F\uFFF9-\uFFFB\uFE00-\uFE0F]|[\u{E0100}-\u{E01EF}])`,
+    `([${OTHER_INVISIBLE}])`,
   ].join("|"),
   "gu",
 );
 const PICTOGRAPH = /\p{Extended_Pictographic}/u;
 const COMPOSABLE = /[\u0300-\uFFFF]/;
+/** Combining marks kept on one character: Unicode's stream-safe text format allows 30. */
+const MAX_MARKS = 30;
+/**
+ * A run of more combining marks than that. Only a run's first mark can start a match (the
+ * lookbehind), so the scan stays linear.
+ */
+const MARK_RUN = new RegExp(String.raw`(?<!\p{M})\p{M}{${MAX_MARKS + 1},}`, "gu");
 
 /**
  * Removes invisible and control characters, counting each class, and NFC-normalises the text.
@@ -90,5 +125,17 @@ export function stripInvisible(input: string): Cleaned {
     },
   );
   // Text below U+0300 (ASCII, Latin-1) is already NFC: the normaliser is skipped for it.
-  return { text: COMPOSABLE.test(text) ? text.normalize("NFC") : text, removed };
+  if (!COMPOSABLE.test(text)) return { text, removed };
+  // V8's normaliser is quadratic in a run of combining marks (it reorders them by insertion):
+  // runs are cut to MAX_MARKS first, which no real text reaches, so other text is unchanged.
+  const bounded = text.replace(MARK_RUN, (run: string) => {
+    let kept = "";
+    let n = 0;
+    for (const mark of run) {
+      if (n++ < MAX_MARKS) kept += mark;
+    }
+    removed.other += n - MAX_MARKS;
+    return kept;
+  });
+  return { text: bounded.normalize("NFC"), removed };
 }
