@@ -116,13 +116,14 @@ export function stripInvisible(input: string): Cleaned {
   // V8's normaliser is quadratic in a run of combining marks (it reorders them by insertion):
   // runs are cut to MAX_MARKS first, which no real text reaches, so other text is unchanged.
   const bounded = text.replace(MARK_RUN, (run: string) => {
-    let kept = "";
-    let n = 0;
-    for (const mark of run) {
-      if (n++ < MAX_MARKS) kept += mark;
+    let end = 0;
+    for (let k = 0; k < MAX_MARKS; k++) end += (run.codePointAt(end) as number) > 0xffff ? 2 : 1;
+    // Code points past the kept ones: every code unit but the trailing halves of pairs.
+    for (let i = end; i < run.length; i++) {
+      const c = run.charCodeAt(i);
+      if (c < 0xdc00 || c > 0xdfff) removed.other++;
     }
-    removed.other += n - MAX_MARKS;
-    return kept;
+    return run.slice(0, end);
   });
   return { text: bounded.normalize("NFC"), removed };
 }
