@@ -15,8 +15,11 @@ export interface RenderOptions {
   readonly baseUrl: string | undefined;
   /** Elements left out (page furniture found by main-content extraction). */
   readonly skip?: ReadonlySet<HtmlElement>;
-  /** Elements whose start was rendered in an earlier piece (a streamed table has its header there). */
-  readonly continued?: ReadonlySet<HtmlElement>;
+  /**
+   * For an element whose start was rendered in an earlier piece of a streamed page (a table has
+   * its header there), the list items shown there; undefined for others.
+   */
+  readonly continued?: (el: HtmlElement) => number | undefined;
 }
 
 export interface Link {
@@ -278,7 +281,7 @@ export function renderText(
     const lines: string[] = [];
     const first = rows[0] as { cells: string[]; header: boolean };
     // A streamed table's later pieces are more rows of the table begun above.
-    const continued = options.continued?.has(el) === true;
+    const continued = options.continued?.(el) !== undefined;
     const body = first.header && !continued ? rows.slice(1) : rows;
     if (!continued) {
       lines.push(`| ${pad(first.header ? first.cells : []).join(" | ")} |`);
@@ -292,6 +295,8 @@ export function renderText(
     out.end("", "", level > 0);
     let n = Number.parseInt(el.attrs.start ?? "1", 10);
     if (!Number.isFinite(n)) n = 1;
+    // A streamed list goes on numbering after the items an earlier piece showed.
+    n += options.continued?.(el) ?? 0;
     const indent = "  ".repeat(level);
     for (const c of el.children) {
       if (typeof c === "string") {

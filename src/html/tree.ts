@@ -29,8 +29,11 @@ export interface HtmlElement {
  */
 export interface TakenPiece {
   readonly root: HtmlElement;
-  /** Copies of elements whose content began in an earlier piece (a table's header is there). */
-  readonly continued: ReadonlySet<HtmlElement>;
+  /**
+   * For an element whose content began in an earlier piece (a table whose header is there, a
+   * list whose first items are), how many list items that piece already showed; else undefined.
+   */
+  readonly continued: (el: HtmlElement) => number | undefined;
 }
 
 /** What was dropped and why. */
@@ -293,17 +296,16 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
     },
   });
 
-  /** Elements whose content began in a piece already taken. */
-  const begun = new WeakSet<HtmlElement>();
-  /** Items already taken from an ordered list, so its numbering goes on. */
-  const itemsTaken = new WeakMap<HtmlElement, number>();
+  /** Elements whose content began in a piece already taken, with the list items it held. */
+  const begun = new WeakMap<HtmlElement, number>();
   let ended = false;
 
   const take = (): TakenPiece => {
     const path: HtmlElement[] = [];
     for (let e: HtmlElement | undefined = current; e !== undefined; e = e.parent) path.push(e);
     path.reverse();
-    const continued = new Set<HtmlElement>();
+    /** Copies of begun elements, with the items shown before this piece. */
+    const before = new Map<HtmlElement, number>();
     const copies: HtmlElement[] = [];
     const filled: boolean[] = [];
     let held = 0;
@@ -327,30 +329,33 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
         }
       }
       const taken = kids.splice(0, done);
-      let attrs = e.attrs;
-      if (e.tag === "ol") {
-        const before = itemsTaken.get(e) ?? 0;
-        let items = before;
-        for (const c of taken) if (typeof c !== "string" && c.tag === "li") items++;
-        itemsTaken.set(e, items);
-        if (before > 0) {
-          const start = Number.parseInt(e.attrs.start ?? "1", 10);
-          attrs = { ...e.attrs, start: String((Number.isFinite(start) ? start : 1) + before) };
-        }
-      }
-      const copy: HtmlElement = { tag: e.tag, parent: copies[i - 1], children: taken, attrs };
+      const copy: HtmlElement = {
+        tag: e.tag,
+        parent: copies[i - 1],
+        children: taken,
+        attrs: e.attrs,
+      };
       copies[i - 1]?.children.push(copy);
       copies.push(copy);
       filled.push(taken.length > 0);
-      if (begun.has(e)) continued.add(copy);
+      const shown = begun.get(e);
+      if (shown !== undefined) before.set(copy, shown);
     }
     // An element is begun once a piece held some of its content (its own or a descendant's).
     let below = false;
     for (let i = path.length - 1; i >= 0; i--) {
       below ||= filled[i] as boolean;
-      if (below) begun.add(path[i] as HtmlElement);
+      const e = path[i] as HtmlElement;
+      if (!below) continue;
+      let items = begun.get(e) ?? 0;
+      for (const c of (copies[i] as HtmlElement).children) {
+        if (typeof c !== "string" && c.tag === "li") items++;
+      }
+      begun.set(e, items);
     }
     weight = ended ? 0 : 64 * path.length + held;
+    // A begun element closed since is taken whole, as itself: what it showed is in `begun`.
+    const continued = (el: HtmlElement) => (before.has(el) ? before.get(el) : begun.get(el));
     return { root: copies[0] as HtmlElement, continued };
   };
 
