@@ -120,6 +120,60 @@ const IMPLIED_CLOSES: ReadonlyMap<string, ReadonlySet<string>> = (() => {
   return rules;
 })();
 
+/**
+ * Start tags that close an open element further down the stack, past inline elements (`<p><b>x
+ * <div>` closes the `b` and the `p`), and where that search stops: HTML's "in button scope" for
+ * `p`, the list-item rule for `li`, `dd` and `dt`. The search looks at most SCOPE_DEPTH elements
+ * down, so a deep stack costs a bounded amount per tag.
+ */
+const SCOPE_BOUNDARY = [
+  "applet",
+  "button",
+  "caption",
+  "html",
+  "marquee",
+  "object",
+  "table",
+  "td",
+  "template",
+  "th",
+];
+const LIST_BOUNDARY = [
+  ...SCOPE_BOUNDARY,
+  "article",
+  "aside",
+  "blockquote",
+  "body",
+  "details",
+  "dl",
+  "fieldset",
+  "figure",
+  "footer",
+  "form",
+  "header",
+  "main",
+  "menu",
+  "nav",
+  "ol",
+  "pre",
+  "section",
+  "ul",
+];
+const SCOPED_CLOSES: ReadonlyMap<
+  string,
+  { readonly targets: ReadonlySet<string>; readonly stops: ReadonlySet<string> }
+> = (() => {
+  const rules = new Map<string, { targets: ReadonlySet<string>; stops: ReadonlySet<string> }>();
+  const p = { targets: new Set(["p"]), stops: new Set(SCOPE_BOUNDARY) };
+  for (const start of CLOSES_P) rules.set(start, p);
+  rules.set("li", { targets: new Set(["li"]), stops: new Set(LIST_BOUNDARY) });
+  const definition = { targets: new Set(["dd", "dt"]), stops: new Set(LIST_BOUNDARY) };
+  rules.set("dd", definition);
+  rules.set("dt", definition);
+  return rules;
+})();
+const SCOPE_DEPTH = 64;
+
 /** Elements whose content is SVG or MathML, where `<x/>` closes `x`. */
 const FOREIGN = new Set(["svg", "math"]);
 
@@ -180,11 +234,27 @@ export function createHtmlParser(handler: ParseHandler): HtmlParser {
     if (FOREIGN.has(name)) foreign--;
     handler.onclosetag(name);
   };
+  /** Closes the nearest open element named in `targets`, unless a `stops` element comes first. */
+  const closeInScope = (targets: ReadonlySet<string>, stops: ReadonlySet<string>) => {
+    let any = false;
+    for (const t of targets) any ||= (open.get(t) ?? 0) > 0;
+    if (!any) return;
+    for (let i = stack.length - 1; i >= 0 && i >= stack.length - SCOPE_DEPTH; i--) {
+      const name = stack[i] as string;
+      if (targets.has(name)) {
+        while (stack.length > i) pop();
+        return;
+      }
+      if (stops.has(name)) return;
+    }
+  };
   const emitOpen = (name: string, attrs: Record<string, string>, selfClosing: boolean) => {
     const closes = IMPLIED_CLOSES.get(name);
     if (closes !== undefined) {
       while (stack.length > 0 && closes.has(stack[stack.length - 1] as string)) pop();
     }
+    const scoped = SCOPED_CLOSES.get(name);
+    if (scoped !== undefined) closeInScope(scoped.targets, scoped.stops);
     handler.onopentag(name, attrs);
     if (VOID.has(name)) {
       handler.onclosetag(name);
