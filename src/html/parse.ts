@@ -16,7 +16,21 @@ export interface ParseHandler {
   onclosetag(name: string): void;
   ontext(text: string): void;
   oncomment(text: string): void;
+  /** Whether the content of such an element is never shown (hidden, a script): asked past MAX_STACK. */
+  skips(name: string, attribs: Readonly<Record<string, string>>): boolean;
+  /** Text inside such an element past MAX_STACK, dropped. */
+  onskippedtext(text: string): void;
 }
+
+/**
+ * Open elements tracked one by one. Past this depth the page is flattened: deeper tags are no
+ * elements, their text belongs to the deepest one, and only their count is kept (with their
+ * names, to match their closes), so memory stays bounded whatever the nesting. Content the
+ * handler `skips` (hidden, a script) stays dropped, from its tag until the nesting unwinds past it.
+ */
+export const MAX_STACK = 512;
+/** Distinct tag names matched to their closes past MAX_STACK; the closes of others are ignored. */
+const MAX_OVERFLOW_NAMES = 256;
 
 export interface HtmlParser {
   write(text: string): void;
@@ -223,6 +237,12 @@ export function createHtmlParser(handler: ParseHandler): HtmlParser {
   let attribValue = "";
   let ending = false;
 
+  /** Tags opened past MAX_STACK and not closed, and their names. */
+  let overflow = 0;
+  const overflowNames = new Map<string, number>();
+  /** The overflow level at which skipped content began (0: none). */
+  let overflowSkip = 0;
+
   const push = (name: string) => {
     stack.push(name);
     open.set(name, (open.get(name) ?? 0) + 1);
@@ -230,9 +250,37 @@ export function createHtmlParser(handler: ParseHandler): HtmlParser {
   };
   const pop = () => {
     const name = stack.pop() as string;
-    open.set(name, (open.get(name) ?? 1) - 1);
+    const n = (open.get(name) ?? 1) - 1;
+    if (n > 0) open.set(name, n);
+    else open.delete(name);
     if (FOREIGN.has(name)) foreign--;
     handler.onclosetag(name);
+  };
+  const unwindOverflow = () => {
+    overflow = 0;
+    overflowNames.clear();
+    overflowSkip = 0;
+  };
+  const openOverflow = (name: string, attrs: Record<string, string>, selfClosing: boolean) => {
+    if (overflowSkip === 0 && handler.skips(name, attrs)) overflowSkip = overflow + 1;
+    if (selfClosing && foreign > 0) {
+      if (overflowSkip === overflow + 1) overflowSkip = 0;
+      return;
+    }
+    overflow++;
+    const n = overflowNames.get(name);
+    if (n !== undefined) overflowNames.set(name, n + 1);
+    else if (overflowNames.size < MAX_OVERFLOW_NAMES) overflowNames.set(name, 1);
+  };
+  /** A close past MAX_STACK: true when it closed a tag opened there. */
+  const closeOverflow = (name: string): boolean => {
+    const n = overflowNames.get(name);
+    if (n === undefined) return false;
+    if (n > 1) overflowNames.set(name, n - 1);
+    else overflowNames.delete(name);
+    overflow--;
+    if (overflowSkip > overflow) overflowSkip = 0;
+    return true;
   };
   /** Closes the nearest open element named in `targets`, unless a `stops` element comes first. */
   const closeInScope = (targets: ReadonlySet<string>, stops: ReadonlySet<string>) => {
@@ -249,12 +297,18 @@ export function createHtmlParser(handler: ParseHandler): HtmlParser {
     }
   };
   const emitOpen = (name: string, attrs: Record<string, string>, selfClosing: boolean) => {
-    const closes = IMPLIED_CLOSES.get(name);
-    if (closes !== undefined) {
-      while (stack.length > 0 && closes.has(stack[stack.length - 1] as string)) pop();
+    const flat = overflow > 0 || stack.length >= MAX_STACK;
+    if (flat && !VOID.has(name)) return openOverflow(name, attrs, selfClosing);
+    if (flat && overflowSkip > 0) return;
+    // Implied closes apply to what is tracked; in the flattened part there is nothing to close.
+    if (overflow === 0) {
+      const closes = IMPLIED_CLOSES.get(name);
+      if (closes !== undefined) {
+        while (stack.length > 0 && closes.has(stack[stack.length - 1] as string)) pop();
+      }
+      const scoped = SCOPED_CLOSES.get(name);
+      if (scoped !== undefined) closeInScope(scoped.targets, scoped.stops);
     }
-    const scoped = SCOPED_CLOSES.get(name);
-    if (scoped !== undefined) closeInScope(scoped.targets, scoped.stops);
     handler.onopentag(name, attrs);
     if (VOID.has(name)) {
       handler.onclosetag(name);
@@ -274,6 +328,10 @@ export function createHtmlParser(handler: ParseHandler): HtmlParser {
     return name === "image" && foreign === 0 ? "img" : name;
   };
 
+  const emitText = (text: string) => {
+    if (overflowSkip > 0) handler.onskippedtext(text);
+    else handler.ontext(text);
+  };
   const unfinishedTag = (start: number, text: string) =>
     start > 0 && /^[a-zA-Z]/.test(text) && slice(start - 1, start) === "<";
 
@@ -285,10 +343,10 @@ export function createHtmlParser(handler: ParseHandler): HtmlParser {
         // What the tokenizer hands back at the end from inside an unfinished tag (`<scr`, `</`)
         // is that tag, not text.
         if (ending && (/^<[a-zA-Z/!?]/.test(text) || unfinishedTag(start, text))) return;
-        handler.ontext(text);
+        emitText(text);
       },
       ontextentity(codepoint) {
-        handler.ontext(String.fromCodePoint(codepoint));
+        emitText(String.fromCodePoint(codepoint));
       },
       onopentagname(start, end) {
         tagName = readName(start, end);
@@ -323,6 +381,12 @@ export function createHtmlParser(handler: ParseHandler): HtmlParser {
           if (name === "br") emitOpen("br", Object.create(null), false);
           return;
         }
+        if (overflow > 0) {
+          if (closeOverflow(name)) return;
+          // It closes an element below the flattened part, and all of that part with it.
+          if ((open.get(name) ?? 0) > 0) unwindOverflow();
+          else return;
+        }
         if ((open.get(name) ?? 0) > 0) {
           while (stack.length > 0 && stack[stack.length - 1] !== name) pop();
           pop();
@@ -337,12 +401,13 @@ export function createHtmlParser(handler: ParseHandler): HtmlParser {
       },
       oncdata(start, end, offset) {
         const text = slice(start, end - offset);
-        if (foreign > 0) handler.ontext(text);
+        if (foreign > 0) emitText(text);
         else handler.oncomment(`[CDATA[${text}]]`);
       },
       ondeclaration() {},
       onprocessinginstruction() {},
       onend() {
+        unwindOverflow();
         while (stack.length > 0) pop();
       },
       isInForeignContext() {

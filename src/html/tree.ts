@@ -91,6 +91,9 @@ const DROPPED = new Set([
   "datalist",
 ]);
 
+/** Elements whose content is read for facts or rules, never shown. */
+const NOT_BODY = new Set(["head", "title", "style"]);
+
 /** Attributes kept on elements: what rendering and content scoring read. */
 const KEPT = [
   "href",
@@ -292,6 +295,14 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
     },
     oncomment(text) {
       count(removed, "comment");
+      removed.hiddenChars += text.trim().length;
+    },
+    skips(name, attribs) {
+      if (DROPPED.has(name) || NOT_BODY.has(name)) return true;
+      if (name === "dialog" && attribs.open === undefined) return true;
+      return hiddenBy(attribs) !== undefined || hiddenByRules(attribs, rules) !== undefined;
+    },
+    onskippedtext(text) {
       removed.hiddenChars += text.trim().length;
     },
   });
