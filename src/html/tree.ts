@@ -13,6 +13,9 @@ import {
   type StyleRules,
 } from "./hidden.js";
 import { createHtmlParser } from "./parse.js";
+import { type TakenPiece, takeComplete } from "./take.js";
+
+export type { TakenPiece } from "./take.js";
 
 export interface HtmlElement {
   readonly tag: string;
@@ -20,20 +23,6 @@ export interface HtmlElement {
   readonly children: Array<HtmlElement | string>;
   /** The attributes the renderer and the content scorer read (href, alt, class, id, …). */
   readonly attrs: Readonly<Record<string, string>>;
-}
-
-/**
- * What a page too big to hold has completed so far, detached from its tree: the complete
- * content in document order under copies of the elements still open around it (so a list item
- * is still rendered in its list, a console line in its `pre`).
- */
-export interface TakenPiece {
-  readonly root: HtmlElement;
-  /**
-   * For an element whose content began in an earlier piece (a table whose header is there, a
-   * list whose first items are), how many list items that piece already showed; else undefined.
-   */
-  readonly continued: (el: HtmlElement) => number | undefined;
 }
 
 /** What was dropped and why. */
@@ -109,9 +98,6 @@ const KEPT = [
   "open",
   "type",
 ];
-
-/** Text of the open element held back to end on a word (or line) at most: past it, it is cut. */
-const PARTIAL_MAX = 64 * 1024;
 
 /** Deeper elements are flattened into their ancestor at this depth: walks stay shallow. */
 export const MAX_DEPTH = 200;
@@ -312,62 +298,9 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
   let ended = false;
 
   const take = (): TakenPiece => {
-    const path: HtmlElement[] = [];
-    for (let e: HtmlElement | undefined = current; e !== undefined; e = e.parent) path.push(e);
-    path.reverse();
-    /** Copies of begun elements, with the items shown before this piece. */
-    const before = new Map<HtmlElement, number>();
-    const copies: HtmlElement[] = [];
-    const filled: boolean[] = [];
-    let held = 0;
-    let inPre = false;
-    for (let i = 0; i < path.length; i++) {
-      const e = path[i] as HtmlElement;
-      inPre ||= e.tag === "pre";
-      const kids = e.children;
-      let done = kids.length;
-      const last = kids[done - 1];
-      if (!ended && last !== undefined) {
-        if (last === path[i + 1]) done--;
-        else if (typeof last === "string") {
-          const cut = completeUpTo(last, inPre);
-          if (cut < last.length) {
-            kids[done - 1] = last.slice(cut);
-            held += last.length - cut;
-            if (cut > 0) kids.splice(done - 1, 0, last.slice(0, cut));
-            else done--;
-          }
-        }
-      }
-      const taken = kids.splice(0, done);
-      const copy: HtmlElement = {
-        tag: e.tag,
-        parent: copies[i - 1],
-        children: taken,
-        attrs: e.attrs,
-      };
-      copies[i - 1]?.children.push(copy);
-      copies.push(copy);
-      filled.push(taken.length > 0);
-      const shown = begun.get(e);
-      if (shown !== undefined) before.set(copy, shown);
-    }
-    // An element is begun once a piece held some of its content (its own or a descendant's).
-    let below = false;
-    for (let i = path.length - 1; i >= 0; i--) {
-      below ||= filled[i] as boolean;
-      const e = path[i] as HtmlElement;
-      if (!below) continue;
-      let items = begun.get(e) ?? 0;
-      for (const c of (copies[i] as HtmlElement).children) {
-        if (typeof c !== "string" && c.tag === "li") items++;
-      }
-      begun.set(e, items);
-    }
-    weight = ended ? 0 : 64 * path.length + held;
-    // A begun element closed since is taken whole, as itself: what it showed is in `begun`.
-    const continued = (el: HtmlElement) => (before.has(el) ? before.get(el) : begun.get(el));
-    return { root: copies[0] as HtmlElement, continued };
+    const { piece, depth, held } = takeComplete(current, begun, ended);
+    weight = ended ? 0 : 64 * depth + held;
+    return piece;
   };
 
   return {
@@ -396,15 +329,4 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
       };
     },
   };
-}
-
-/**
- * How much of the text an open element is still receiving is complete: up to its last space
- * (in `pre`, its last line break), so a piece never ends inside a word or a line; all of it
- * once the rest is too long to hold.
- */
-function completeUpTo(text: string, pre: boolean): number {
-  const at = pre ? text.lastIndexOf("\n") : Math.max(text.lastIndexOf(" "), text.lastIndexOf("\n"));
-  const cut = at + 1;
-  return text.length - cut > PARTIAL_MAX ? text.length : cut;
 }
