@@ -21,6 +21,11 @@ export interface ShownPage {
   readonly text: string | AsyncIterable<string>;
   /** The shaped text of the page with the page's facts and cuts; call once `text` was read. */
   declare(shaped: Shaped): Shaped;
+  /**
+   * The page's facts and what was removed (`removed.boilerplateChars` is the text main-content
+   * extraction left out), once `text` was read; for a meta builder of its own.
+   */
+  result(): PageResult | undefined;
 }
 
 /**
@@ -63,7 +68,7 @@ export async function readPage(
     const page = result as PageResult;
     const head = [...factLines(facts?.facts ?? {}), ...heldNotes(page)].join("\n");
     const text = [head, texts.join("")].filter((t) => t !== "").join("\n\n");
-    return { text, declare };
+    return { text, declare, result: () => result };
   }
   async function* streamed(): AsyncGenerator<string> {
     const head = factLines(facts?.facts ?? {});
@@ -84,7 +89,7 @@ export async function readPage(
     if (page.capped) end.push(note("page cut at maxBytes"));
     if (end.length > 0) yield end.join("\n");
   }
-  return { text: streamed(), declare };
+  return { text: streamed(), declare, result: () => result };
 }
 
 /** The facts a page's text starts with: `# title`, then `by byline, date`. */
