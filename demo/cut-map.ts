@@ -53,6 +53,8 @@ export function describeCut(cut: Cut): string {
       return `${cut.section}: ${cut.mime}, ${n(cut.bytes)} bytes, replaced by a placeholder`;
     case "stopped":
       return `${cut.section}: reading stopped at ${n(cut.at)} bytes (${cut.reason === "timeout" ? "timeoutMs" : "aborted"})`;
+    case "boilerplate":
+      return `${cut.section}: ${n(cut.chars)} characters of page furniture left out (main content only)`;
   }
 }
 

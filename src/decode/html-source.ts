@@ -1,12 +1,9 @@
 /**
- * A web page as a text section: turned into readable text by `htmlToText` (hidden content
- * dropped, main content kept), whose lines then go to keep like any other text. The text starts
- * with the page's facts and says when hidden text was removed: a page that hides text from its
- * reader is a likely carrier of injected instructions.
+ * A web page as a text section: turned into readable text by the page stage (`html/page.ts`:
+ * hidden content dropped, main content kept, its facts first), whose lines then go to keep like
+ * any other text.
  */
-import type { HtmlText } from "../html/html-to-text.js";
 import type { CappedReader } from "../intake/budget.js";
-import { noteMarker } from "../pipeline/markers.js";
 import type { RunContext } from "../pipeline/run.js";
 
 /**
@@ -14,19 +11,6 @@ import type { RunContext } from "../pipeline/run.js";
  * of text) are streamed through in full mode instead of held.
  */
 const HTML_STREAM_WEIGHT = 2 * 1024 * 1024;
-
-/** The facts a page's text starts with: title, byline and date, hidden text removed, the cap. */
-function htmlHead(page: HtmlText): string[] {
-  const head: string[] = [];
-  if (page.title) head.push(`# ${page.title}`);
-  const facts = [page.byline ? `by ${page.byline}` : "", page.date ?? ""].filter(Boolean);
-  if (facts.length > 0) head.push(facts.join(", "));
-  if (page.removed.hiddenChars > 0) {
-    head.push(noteMarker(`${page.removed.hiddenChars} characters of hidden text removed`));
-  }
-  if (page.capped) head.push(noteMarker("page cut at maxBytes"));
-  return head;
-}
 
 /** The bytes of a page as an async iterable, for `htmlPieces` (the cap is the reader's). */
 function iterate(reader: CappedReader): AsyncIterable<Uint8Array> {
@@ -46,23 +30,30 @@ function iterate(reader: CappedReader): AsyncIterable<Uint8Array> {
   };
 }
 
+/** The page's text, and what the page stage found (once the text was read). */
+export interface PageText {
+  readonly reader: CappedReader;
+  /** Sets `ctx.facts.html`; call once the text was read. */
+  finish(): void;
+}
+
 /**
- * The page's text as a reader of UTF-8 bytes, for the line decoder; `ctx.facts.html` is set once
- * the page is read.
+ * The page's text as a reader of UTF-8 bytes, for the line decoder.
  *
  * @example
- * const text = await pageText(reader, "text/html", undefined, ctx);
+ * const page = await pageText(reader, "text/html", undefined, ctx);
+ * await pumpLines(page.reader, …);
+ * page.finish();
  */
 export async function pageText(
   reader: CappedReader,
   contentType: string | undefined,
   baseUrl: string | undefined,
   ctx: RunContext,
-): Promise<CappedReader> {
+): Promise<PageText> {
   // htmlparser2 loads with the first page: it stays out of the core chunk.
-  const { htmlPieces } = await import("../html/html-to-text.js");
-  const out: { result?: HtmlText } = {};
-  const pieces = htmlPieces(
+  const { readPage } = await import("../html/page.js");
+  const page = await readPage(
     iterate(reader),
     {
       maxBytes: Number.POSITIVE_INFINITY,
@@ -70,49 +61,30 @@ export async function pageText(
       ...(baseUrl ? { baseUrl } : {}),
     },
     HTML_STREAM_WEIGHT,
-    out,
   );
-  const first = await pieces.next();
-  const facts = () => {
-    const page = out.result;
-    if (page === undefined) return;
-    ctx.facts.html = {
-      ...(page.title !== undefined ? { title: page.title } : {}),
-      ...(page.byline !== undefined ? { byline: page.byline } : {}),
-      ...(page.date !== undefined ? { date: page.date } : {}),
-      mode: page.mode,
-      charset: page.charset,
-      links: page.links.length,
-      removed: page.removed,
-      capped: reader.capped,
-    };
+  const text = typeof page.text === "string" ? once(page.text) : page.text;
+  return {
+    reader: textReader(text, reader),
+    finish() {
+      const r = page.result();
+      if (r === undefined) return;
+      ctx.facts.html = {
+        ...(r.title !== undefined ? { title: r.title } : {}),
+        ...(r.byline !== undefined ? { byline: r.byline } : {}),
+        ...(r.date !== undefined ? { date: r.date } : {}),
+        mode: r.mode,
+        charset: r.charset,
+        links: r.links.length,
+        removed: r.removed,
+        // The cap is the reader's: the page stage was given no cap of its own.
+        capped: reader.capped,
+      };
+    },
   };
-  let text: AsyncIterable<string>;
-  if (out.result !== undefined) {
-    // The page was held whole: its facts lead the text.
-    const page = out.result;
-    const whole = [htmlHead({ ...page, capped: reader.capped }).join("\n"), page.text]
-      .filter((t) => t !== "")
-      .join("\n\n");
-    facts();
-    text = (async function* () {
-      yield whole;
-    })();
-  } else {
-    // Too big to hold: pieces stream into the text path; the facts known only at the end close it.
-    text = (async function* () {
-      if (!first.done) yield first.value;
-      for await (const piece of pieces) yield piece;
-      const page = out.result;
-      if (page) {
-        facts();
-        yield `\n${noteMarker(`a page of ${reader.bytes} bytes, too large to hold: shown whole, without main-content extraction or a link list`)}`;
-        const head = htmlHead({ ...page, capped: reader.capped });
-        if (head.length > 0) yield `\n${head.join("\n")}`;
-      }
-    })();
-  }
-  return textReader(text, reader);
+}
+
+async function* once(text: string): AsyncGenerator<string> {
+  yield text;
 }
 
 /** Text pieces as a reader of their UTF-8 bytes; sizes and the cap are the page's. */

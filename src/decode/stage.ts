@@ -59,9 +59,10 @@ async function pump(
     }
     case "html": {
       ctx.facts.format = "html";
-      const text = await pageText(intake.reader, intake.contentType, intake.baseUrl, ctx);
+      const page = await pageText(intake.reader, intake.contentType, intake.baseUrl, ctx);
       const facts = addSection(ctx, "text");
-      await pumpLines(text, "utf-8", sinks.lines("text"), facts, o.lineCap);
+      await pumpLines(page.reader, "utf-8", sinks.lines("text"), facts, o.lineCap);
+      page.finish();
       return;
     }
     case "records": {

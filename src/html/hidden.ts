@@ -18,11 +18,30 @@ export type HiddenReason =
   | "zero-size"
   | "closed-details";
 
+/**
+ * CSS without its comments, in one pass: a comment never closed runs to the end (as CSS reads
+ * it). A lazy `/\*[\s\S]*?\*\//g` would scan to the end again from every unclosed opener.
+ */
+export function stripCssComments(css: string): string {
+  let open = css.indexOf("/*");
+  if (open === -1) return css;
+  let out = "";
+  let from = 0;
+  while (open !== -1) {
+    out += css.slice(from, open);
+    const close = css.indexOf("*/", open + 2);
+    if (close === -1) return out;
+    from = close + 2;
+    open = css.indexOf("/*", from);
+  }
+  return out + css.slice(from);
+}
+
 /** The declarations of an inline style, property names lowercased, values trimmed. */
 function declarations(style: string): Map<string, string> {
   const out = new Map<string, string>();
   // Comments in a style attribute can split a property from its value: remove them first.
-  for (const part of style.replace(/\/\*[\s\S]*?\*\//g, "").split(";")) {
+  for (const part of stripCssComments(style).split(";")) {
     const colon = part.indexOf(":");
     if (colon === -1) continue;
     const name = part.slice(0, colon).trim().toLowerCase();
@@ -37,7 +56,7 @@ function declarations(style: string): Map<string, string> {
 }
 
 /** A CSS length that is zero (`0`, `0px`, `0.0em`, `0%`). */
-const ZERO = /^[+-]?0*\.?0+(?:[a-z%]+)?$/;
+const ZERO = /^[+-]?(?:0+(?:\.0+)?|\.0+)(?:[a-z%]+)?$/;
 /** A length far off-screen: -1000 or less in px, or -100 or less in em/rem/vw/vh/%. */
 function offscreen(value: string | undefined): boolean {
   if (value === undefined) return false;
@@ -67,7 +86,7 @@ export function hiddenBy(attrs: Readonly<Record<string, string>>): HiddenReason 
   const fontSize = d.get("font-size");
   if (fontSize !== undefined && ZERO.test(fontSize)) return "font-size-0";
   const opacity = d.get("opacity");
-  if (opacity !== undefined && /^0*\.?0+%?$/.test(opacity)) return "opacity-0";
+  if (opacity !== undefined && /^(?:0+(?:\.0+)?|\.0+)%?$/.test(opacity)) return "opacity-0";
   const position = d.get("position");
   if (position === "absolute" || position === "fixed") {
     if (offscreen(d.get("left")) || offscreen(d.get("top")) || offscreen(d.get("right"))) {
@@ -104,8 +123,8 @@ export function hiddenBy(attrs: Readonly<Record<string, string>>): HiddenReason 
  * with combinators or pseudo-classes. A stylesheet loaded from elsewhere is not seen.
  */
 export interface StyleRules {
-  readonly classes: ReadonlyMap<string, HiddenReason>;
-  readonly ids: ReadonlyMap<string, HiddenReason>;
+  readonly classes: Map<string, HiddenReason>;
+  readonly ids: Map<string, HiddenReason>;
 }
 
 /** Characters of stylesheet read at most (per page). */
@@ -113,13 +132,18 @@ const MAX_STYLE_CHARS = 512 * 1024;
 const SIMPLE_SELECTOR = /^(?:[a-z][a-z0-9-]*)?([.#])(-?[_a-zA-Z][\w-]*)$/;
 
 /**
+ * Reads the hiding rules of one stylesheet into `rules` (a page's sheets add up in one set of
+ * maps, never copied: a page of many `<style>` blocks stays linear).
+ *
  * @example
  * parseStyleRules(".note{display:none} @media print{.x{display:none}}").classes; // Map { "note" → "display-none" }
  */
-export function parseStyleRules(css: string): StyleRules {
-  const classes = new Map<string, HiddenReason>();
-  const ids = new Map<string, HiddenReason>();
-  const text = css.slice(0, MAX_STYLE_CHARS).replace(/\/\*[\s\S]*?\*\//g, "");
+export function parseStyleRules(
+  css: string,
+  rules: StyleRules = { classes: new Map(), ids: new Map() },
+): StyleRules {
+  const { classes, ids } = rules;
+  const text = stripCssComments(css.slice(0, MAX_STYLE_CHARS));
   let depth = 0;
   let start = 0;
   let atRule = 0; // depth at which an at-rule block opened (0: none)
@@ -152,7 +176,7 @@ export function parseStyleRules(css: string): StyleRules {
       start = i + 1;
     } else if (c === ";" && depth === 0) start = i + 1;
   }
-  return { classes, ids };
+  return rules;
 }
 
 /** The reason the page's own stylesheet hides an element with these attributes, or undefined. */

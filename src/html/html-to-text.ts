@@ -9,6 +9,7 @@ import { concat } from "../intake/budget.js";
 import { DEFAULT_MAX_BYTES, type StreamSource } from "../intake/input.js";
 import { openSource } from "../intake/source.js";
 import { detectCharset, PRESCAN_BYTES } from "./charset.js";
+import { factsOf, type PageFacts } from "./facts.js";
 import { allChars, findMainContent, keptChars } from "./main-content.js";
 import { type Link, renderText } from "./render.js";
 import { createTreeBuilder, type HtmlElement, type Removed } from "./tree.js";
@@ -57,31 +58,48 @@ export async function htmlToText(
   input: HtmlInput,
   options: HtmlToTextOptions = {},
 ): Promise<HtmlText> {
-  const out: { result?: HtmlText } = {};
-  for await (const _ of htmlPieces(input, options, Number.POSITIVE_INFINITY, out)) {
-    // The one piece is the whole text, also in the result.
+  const parts = pageParts(input, options, Number.POSITIVE_INFINITY);
+  for (;;) {
+    const next = await parts.next();
+    // The one text part is the whole text, also in the result.
+    if (next.done) {
+      const { streamed: _, ...result } = next.value;
+      return result;
+    }
   }
-  return out.result as HtmlText;
 }
 
-/** Characters of rendered text a streamed page gathers before it is handed on. */
-const PIECE_CHARS = 256 * 1024;
+/** A part of a page on its way: its facts first, then its text in one or more pieces. */
+export type PagePart =
+  | {
+      readonly kind: "facts";
+      readonly facts: PageFacts;
+      /** The page is too big to hold: it streams in full mode, in pieces. */
+      readonly streamed: boolean;
+    }
+  | { readonly kind: "text"; readonly text: string };
+
+/** The result once every part is out; a streamed page's text was in the parts only. */
+export type PageResult = HtmlText & { readonly streamed: boolean };
+
+/** Once streaming, what the tree holds is rendered and let go each time it weighs this much. */
+const PIECE_WEIGHT = 256 * 1024;
 
 /**
- * The page's text in pieces. While its light tree weighs at most `streamAbove` (64 an element
- * plus the characters of its text) the page is held and reduced to its main content, and the
- * text comes as one piece; past it, the page is too big to hold: what is complete is rendered in full mode (no link list) and let go as it streams, so
- * memory stays flat. `out.result` is set at the end (its `text` is empty when streamed).
+ * The page in parts. While its light tree weighs at most `streamAbove` (64 an element plus the
+ * characters of its text) the page is held and reduced to its main content: its facts, then its
+ * text in one piece, come at the end. Past it, the page is too big to hold: its facts are read
+ * from what is held then and come first, then what is complete is rendered in full mode (no link
+ * list) and let go as it streams, to the last element, so memory stays flat and nothing is lost.
  *
  * @example
- * for await (const piece of htmlPieces(stream, {}, 8 << 20, info)) keep(piece);
+ * for await (const part of pageParts(stream, {}, 2 << 20)) if (part.kind === "text") keep(part.text);
  */
-export async function* htmlPieces(
+export async function* pageParts(
   input: HtmlInput,
   options: HtmlToTextOptions,
   streamAbove: number,
-  out: { result?: HtmlText },
-): AsyncGenerator<string> {
+): AsyncGenerator<PagePart, PageResult> {
   const mode = options.mode ?? "main";
   if (mode !== "main" && mode !== "full") {
     throw new AirlockError("options/invalid", `htmlToText: mode must be "main" or "full"`);
@@ -91,27 +109,25 @@ export async function* htmlPieces(
   let charset = "utf-8";
   let bytes = 0;
   let capped = false;
-  let streamed = false;
-  let pending = "";
-  /** Renders and lets go what the page has completed, once it is past `streamAbove`. */
-  const flush = (all: boolean): string | undefined => {
-    if (!streamed && builder.weight <= streamAbove && !all) return undefined;
-    streamed = true;
-    const taken = builder.take();
-    if (taken.length > 0) {
-      const part: HtmlElement = { tag: "div", parent: undefined, children: taken, attrs: {} };
-      const text = renderText(
-        [part],
-        { links: false, maxLinks: 0, baseUrl: undefined },
-        builder.removed,
-      ).text;
-      if (text !== "") pending += `${text}\n\n`;
-    }
-    if (pending.length < PIECE_CHARS && !all) return undefined;
-    const piece = pending;
-    pending = "";
-    return piece === "" ? undefined : piece;
-  };
+  let early: PageFacts | undefined;
+  /** The parts due once the tree has taken more in: the facts when the page starts to stream, then pieces. */
+  function* flush(): Generator<PagePart> {
+    if (early === undefined) {
+      if (builder.weight <= streamAbove) return;
+      early = factsOf(builder.title, builder.meta, builder.root);
+      yield { kind: "facts", facts: early, streamed: true };
+    } else if (builder.weight < PIECE_WEIGHT) return;
+    yield* piece();
+  }
+  function* piece(): Generator<PagePart> {
+    const { root, continued } = builder.take();
+    const rendered = renderText(
+      [root],
+      { links: false, maxLinks: 0, baseUrl: undefined, continued },
+      builder.removed,
+    ).text;
+    if (rendered !== "") yield { kind: "text", text: `${rendered}\n\n` };
+  }
   if (typeof input === "string") {
     // Bytes are counted as UTF-8, like every other input; a string over the cap is cut at a
     // character boundary.
@@ -127,8 +143,7 @@ export async function* htmlPieces(
     const step = 1 << 20;
     for (let i = 0; i < text.length; i += step) {
       builder.write(text.slice(i, i + step));
-      const piece = flush(false);
-      if (piece !== undefined) yield piece;
+      yield* flush();
     }
   } else {
     let contentType = options.contentType;
@@ -162,8 +177,7 @@ export async function* htmlPieces(
           for (const h of head) feed(h);
           head.length = 0;
         } else feed(chunk);
-        const piece = flush(false);
-        if (piece !== undefined) yield piece;
+        yield* flush();
         if (capped) break;
       }
     } finally {
@@ -179,23 +193,29 @@ export async function* htmlPieces(
   const page = builder.end();
   const removed = page.removed;
   const body = page.root;
-  const byline = page.meta.author ?? page.meta["article:author"] ?? bylineOf(body);
-  const date = page.meta["article:published_time"] ?? page.meta.date ?? dateOf(body);
-  const facts = {
-    title: page.title ?? page.meta["og:title"],
-    ...(byline ? { byline: byline.trim().slice(0, 200) } : {}),
-    ...(date ? { date: date.trim().slice(0, 64) } : {}),
-    removed,
-    charset,
-    bytes,
-    capped,
-  };
-  if (streamed) {
-    const piece = flush(true);
-    if (piece !== undefined) yield piece;
-    out.result = { ...facts, text: "", links: [], mode: "full" };
-    return;
+  const known = { removed, charset, bytes, capped };
+  if (early !== undefined) {
+    // Everything left, to the last element: a streamed page keeps its tail.
+    yield* piece();
+    const late = factsOf(page.title, page.meta, {
+      tag: "#root",
+      parent: undefined,
+      children: [],
+      attrs: {},
+    });
+    const title = early.title ?? late.title;
+    return {
+      ...late,
+      ...early,
+      title,
+      ...known,
+      text: "",
+      links: [],
+      mode: "full",
+      streamed: true,
+    };
   }
+  const facts = factsOf(page.title, page.meta, body);
   const main = mode === "main" ? findMainContent(body) : undefined;
   const roots: HtmlElement[] = main ? main.roots : [body];
   const skip = main?.skip ?? new Set<HtmlElement>();
@@ -210,59 +230,23 @@ export async function* htmlPieces(
     },
     removed,
   );
-  out.result = {
+  yield { kind: "facts", facts, streamed: false };
+  yield { kind: "text", text: rendered.text };
+  return {
     ...facts,
+    title: facts.title,
+    ...known,
     text: rendered.text,
     links: rendered.links,
     mode: main ? "main" : "full",
+    streamed: false,
   };
-  yield rendered.text;
 
   function start(head: Uint8Array[], contentType: string | undefined): TextDecoder {
     const label = detectCharset(concat(head, PRESCAN_BYTES), contentType);
     charset = label;
     return new TextDecoder(label);
   }
-}
-
-const BYLINE_CLASS = /(?:^|\s)(?:byline|by-line|author|author-name|article-author)(?:\s|$)/i;
-
-/** The page's author as marked in the body: `rel="author"`, `itemprop="author"`, `.byline`. */
-function bylineOf(root: HtmlElement): string | undefined {
-  const stack: HtmlElement[] = [root];
-  let seen = 0;
-  while (stack.length > 0 && seen < 20_000) {
-    const el = stack.pop() as HtmlElement;
-    seen++;
-    const marked =
-      /(?:^|\s)author(?:\s|$)/i.test(el.attrs.rel ?? "") ||
-      el.attrs.itemprop?.toLowerCase() === "author" ||
-      BYLINE_CLASS.test(el.attrs.class ?? "");
-    if (marked) {
-      const text = textOf(el)
-        .replace(/^\s*by\s+/i, "")
-        .trim();
-      if (text !== "" && text.length <= 120) return text;
-    }
-    for (let i = el.children.length - 1; i >= 0; i--) {
-      const c = el.children[i];
-      if (c !== undefined && typeof c !== "string") stack.push(c);
-    }
-  }
-  return undefined;
-}
-
-function textOf(el: HtmlElement): string {
-  let out = "";
-  const stack: Array<HtmlElement | string> = [el];
-  while (stack.length > 0 && out.length < 400) {
-    const n = stack.pop() as HtmlElement | string;
-    if (typeof n === "string") out += n;
-    else
-      for (let i = n.children.length - 1; i >= 0; i--)
-        stack.push(n.children[i] as HtmlElement | string);
-  }
-  return out.replace(/\s+/g, " ");
 }
 
 /** UTF-8 bytes of a string, without encoding it. */
@@ -273,20 +257,4 @@ function utf8Length(text: string): number {
     if (c >= 0x80) n += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : c < 0x800 ? 1 : 1;
   }
   return n;
-}
-
-/** The first `<time datetime>` of the page, a common way to mark a publication date. */
-function dateOf(root: HtmlElement): string | undefined {
-  const stack: HtmlElement[] = [root];
-  let seen = 0;
-  while (stack.length > 0 && seen < 5000) {
-    const el = stack.pop() as HtmlElement;
-    seen++;
-    if (el.tag === "time" && el.attrs.datetime) return el.attrs.datetime;
-    for (let i = el.children.length - 1; i >= 0; i--) {
-      const c = el.children[i];
-      if (c !== undefined && typeof c !== "string") stack.push(c);
-    }
-  }
-  return undefined;
 }

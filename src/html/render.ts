@@ -15,6 +15,11 @@ export interface RenderOptions {
   readonly baseUrl: string | undefined;
   /** Elements left out (page furniture found by main-content extraction). */
   readonly skip?: ReadonlySet<HtmlElement>;
+  /**
+   * For an element whose start was rendered in an earlier piece of a streamed page (a table has
+   * its header there), the list items shown there; undefined for others.
+   */
+  readonly continued?: (el: HtmlElement) => number | undefined;
 }
 
 export interface Link {
@@ -96,16 +101,25 @@ class Writer {
   readonly blocks: string[] = [];
   private lines: string[] = [];
   private line = "";
+  /**
+   * The line is empty or ends with a space. Kept as a flag: `endsWith` on a line built by `+=`
+   * flattens it every time, quadratic on one paragraph of many links.
+   */
+  private spaced = true;
 
   text(t: string): void {
     const collapsed = t.replace(SPACE, " ");
-    if (collapsed === " " && (this.line === "" || this.line.endsWith(" "))) return;
-    this.line += this.line === "" || this.line.endsWith(" ") ? collapsed.trimStart() : collapsed;
+    if (collapsed === "" || (collapsed === " " && this.spaced)) return;
+    const add = this.spaced ? collapsed.trimStart() : collapsed;
+    if (add === "") return;
+    this.line += add;
+    this.spaced = add.charCodeAt(add.length - 1) === 32;
   }
 
   br(): void {
     this.lines.push(this.line.trim());
     this.line = "";
+    this.spaced = true;
   }
 
   /** True when the last block is a list item, which the next item joins without a blank line. */
@@ -247,8 +261,14 @@ export function renderText(
     };
     walk(el, false);
     if (rows.length === 0) return;
-    const width = Math.max(...rows.map((r) => r.cells.length));
-    const pad = (cells: string[]) => [...cells, ...Array(width - cells.length).fill("")];
+    // A loop, not Math.max(...rows): spreading 130,000 rows into a call overflows the stack.
+    let width = 0;
+    for (const r of rows) width = Math.max(width, r.cells.length);
+    const pad = (cells: string[]) => {
+      const out = cells.slice();
+      while (out.length < width) out.push("");
+      return out;
+    };
     if (width > PIPE_MAX_COLUMNS) {
       out.raw(rows.map((r) => pad(r.cells).join("\t")).join("\n"));
       return;
@@ -260,9 +280,13 @@ export function renderText(
     }
     const lines: string[] = [];
     const first = rows[0] as { cells: string[]; header: boolean };
-    const body = first.header ? rows.slice(1) : rows;
-    lines.push(`| ${pad(first.header ? first.cells : Array(width).fill("")).join(" | ")} |`);
-    lines.push(`|${" --- |".repeat(width)}`);
+    // A streamed table's later pieces are more rows of the table begun above.
+    const continued = options.continued?.(el) !== undefined;
+    const body = first.header && !continued ? rows.slice(1) : rows;
+    if (!continued) {
+      lines.push(`| ${pad(first.header ? first.cells : []).join(" | ")} |`);
+      lines.push(`|${" --- |".repeat(width)}`);
+    }
     for (const r of body) lines.push(`| ${pad(r.cells).join(" | ")} |`);
     out.raw(lines.join("\n"));
   };
@@ -271,6 +295,8 @@ export function renderText(
     out.end("", "", level > 0);
     let n = Number.parseInt(el.attrs.start ?? "1", 10);
     if (!Number.isFinite(n)) n = 1;
+    // A streamed list goes on numbering after the items an earlier piece showed.
+    n += options.continued?.(el) ?? 0;
     const indent = "  ".repeat(level);
     for (const c of el.children) {
       if (typeof c === "string") {

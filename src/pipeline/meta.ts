@@ -212,6 +212,20 @@ export async function buildShaped(
         ...(s.binary ? { binary: s.binary } : {}),
       };
     });
+    // What the page stage left out is declared too: the byte cap, and main-content extraction.
+    const page = facts.html;
+    if (page?.capped && !cuts.some((c) => c.kind === "bytes")) {
+      cuts.push({
+        kind: "bytes",
+        section: "text",
+        at: facts.sections[0]?.bytes ?? 0,
+        limit: o.maxBytes,
+      });
+    }
+    if (page && page.removed.boilerplateChars > 0) {
+      cuts.push({ kind: "boilerplate", section: "text", chars: page.removed.boilerplateChars });
+    }
+    if (cuts.length > 0 && status === "ok") status = "partial";
     truncated = cuts.length > 0;
     const blank = facts.sections.every((s) => !s.binary && !s.failure && s.blank);
     if (blank) status = "empty";

@@ -52,6 +52,13 @@ export type Cut =
       readonly section: SectionName;
       readonly mime: string;
       readonly bytes: number;
+    }
+  | {
+      /** Page text left out by main-content extraction (navigation, related links, footers). */
+      readonly kind: "boilerplate";
+      readonly section: SectionName;
+      /** Characters of text (spaces not counted) left out; `htmlToText(page, { mode: "full" })` keeps them. */
+      readonly chars: number;
     };
 
 export type SectionName = "text" | "stdout" | "stderr";
@@ -226,10 +233,14 @@ export interface InvisibleCounts {
   /** C0 and C1 control characters other than tab, line feed and carriage return, and DEL. */
   control: number;
   /**
-   * Other invisibles: soft hyphen, combining grapheme joiner, Hangul fillers, invisible math
-   * operators (U+2061–2064), deprecated format characters (U+206A–206F), interlinear annotation
-   * marks (U+FFF9–FFFB), variation selectors (except one that gives an emoji or keycap its
-   * presentation).
+   * Other invisibles: the rest of Unicode's default-ignorable code points and format characters
+   * (general category Cf), assigned or not: soft hyphen, combining grapheme joiner, Hangul
+   * fillers, Khmer inherent vowels, Mongolian variation selectors, invisible math operators
+   * (U+2061–2064), deprecated format characters (U+206A–206F), interlinear annotation marks
+   * (U+FFF9–FFFB), Egyptian hieroglyph, shorthand and musical format controls, variation
+   * selectors (except one that gives an emoji or keycap its presentation). Also combining marks
+   * past the 30th on one character: no script needs more (Unicode's stream-safe limit), and
+   * long runs of them make NFC quadratic.
    */
   other: number;
 }

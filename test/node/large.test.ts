@@ -59,6 +59,26 @@ console.log(JSON.stringify({ sent, bytes: shaped.meta.bytes, tokens: shaped.meta
   hidden: shaped.meta.html?.removed.hiddenChars, leaked: shaped.text.includes("IGNORE ALL PREVIOUS"), heap: process.memoryUsage().heapUsed }));
 `;
 
+/** The deep-HTML child: 64 MB of tags that are never closed, with text between, under the cap. */
+const deepChild = `
+import { shape } from "./index.js";
+const encoder = new TextEncoder();
+const chunk = encoder.encode("<b><i>deep ".repeat(100000));
+const total = 64 * 1024 * 1024;
+let sent = 0;
+const stream = new ReadableStream({
+  pull(c) {
+    if (sent === 0) c.enqueue(encoder.encode("<!doctype html><html><head><title>Deep</title></head><body>"));
+    if (sent >= total) { c.enqueue(encoder.encode("<p>the end of it</p>")); return c.close(); }
+    sent += chunk.byteLength;
+    c.enqueue(chunk);
+  },
+});
+const shaped = await shape(stream, { maxTokens: 1000, maxBytes: 2 * total });
+console.log(JSON.stringify({ sent, tokens: shaped.meta.tokens, end: shaped.text.includes("the end of it"),
+  heap: process.memoryUsage().heapUsed }));
+`;
+
 describe("memory is O(budget), not O(input)", () => {
   beforeAll(async () => {
     mkdirSync(outDir, { recursive: true });
@@ -78,6 +98,7 @@ describe("memory is O(budget), not O(input)", () => {
     });
     writeFileSync(`${outDir}/child.mjs`, child);
     writeFileSync(`${outDir}/html-child.mjs`, htmlChild);
+    writeFileSync(`${outDir}/deep-child.mjs`, deepChild);
   }, 120_000);
 
   it("shapes a 1 GB stream in a process whose heap cannot exceed 64 MiB", () => {
@@ -94,6 +115,25 @@ describe("memory is O(budget), not O(input)", () => {
     expect(result.bytes).toBe(result.sent);
     expect(result.lines).toBeGreaterThan(10_000_000);
     expect(result.fatal).toBe(true);
+    expect(result.tokens).toBeLessThanOrEqual(1000);
+  }, 300_000);
+
+  it("shapes 64 MB of HTML tags never closed under the same 64 MiB heap cap", () => {
+    // Every open tag was an entry of the parser's stack, and of the tree builder's: 20 million
+    // of them. Past a depth the page is flattened and only a count is kept.
+    const run = spawnSync(
+      process.execPath,
+      ["--max-old-space-size=64", `${outDir}/deep-child.mjs`],
+      {
+        encoding: "utf8",
+        timeout: 280_000,
+      },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.sent).toBeGreaterThanOrEqual(64 * 1024 * 1024);
+    expect(result.end).toBe(true);
     expect(result.tokens).toBeLessThanOrEqual(1000);
   }, 300_000);
 

@@ -22,9 +22,30 @@ function isHidden(cp: number): boolean {
     (cp >= 0xe0100 && cp <= 0xe01ef) ||
     (cp >= 0x2061 && cp <= 0x2064) ||
     (cp >= 0x206a && cp <= 0x206f) ||
-    (cp >= 0xfff9 && cp <= 0xfffb)
+    (cp >= 0xfff9 && cp <= 0xfffb) ||
+    // Default-ignorable and format code points added after the first list.
+    cp === 0x17b4 ||
+    cp === 0x17b5 ||
+    (cp >= 0x180b && cp <= 0x180d) ||
+    cp === 0x180f ||
+    cp === 0x2065 ||
+    (cp >= 0xfff0 && cp <= 0xfff8) ||
+    (cp >= 0x13430 && cp <= 0x1343f) ||
+    (cp >= 0x1bca0 && cp <= 0x1bca3) ||
+    (cp >= 0x1d173 && cp <= 0x1d17a) ||
+    (cp >= 0xe0080 && cp <= 0xe00ff) ||
+    (cp >= 0xe01f0 && cp <= 0xe0fff)
   );
 }
+
+/**
+ * Format characters with a glyph of their own (Unicode's Prepended_Concatenation_Mark): an Arabic
+ * number sign, an end-of-ayah mark. They are Cf but seen, and stay.
+ */
+const SEEN_FORMAT = [
+  0x0600, 0x0601, 0x0602, 0x0603, 0x0604, 0x0605, 0x06dd, 0x070f, 0x0890, 0x0891, 0x08e2, 0x110bd,
+  0x110cd,
+];
 
 describe("invisible characters", () => {
   const cases: Array<[string, string, string, keyof ReturnType<typeof stripInvisible>["removed"]]> =
@@ -50,6 +71,31 @@ describe("invisible characters", () => {
       ["deprecated format characters", "a\u206Ab\u206Fc", "abc", "other"],
       ["interlinear annotation marks", "a\uFFF9b\uFFFAc\uFFFBd", "abcd", "other"],
       ["a variation selector after a letter", "ghp_ab\uFE0Fcd", "ghp_abcd", "other"],
+      [
+        "Mongolian free variation selectors",
+        "pa\u180Bss\u180Cw\u180D\u180Ford",
+        "password",
+        "other",
+      ],
+      ["Khmer inherent vowels", "pa\u17B4ss\u17B5word", "password", "other"],
+      [
+        "musical and shorthand format controls",
+        `pa${String.fromCodePoint(0x1d173)}ss${String.fromCodePoint(0x1bca0)}word`,
+        "password",
+        "other",
+      ],
+      [
+        "Egyptian hieroglyph format controls",
+        `pa${String.fromCodePoint(0x13430, 0x1343f)}ssword`,
+        "password",
+        "other",
+      ],
+      [
+        "unassigned default-ignorable code points",
+        `p\u2065a\uFFF0s${String.fromCodePoint(0xe0080)}s${String.fromCodePoint(0xe01f0, 0xe0fff)}word`,
+        "password",
+        "other",
+      ],
     ];
   for (const [title, input, output, kind] of cases) {
     it(title, () => {
@@ -71,6 +117,49 @@ describe("invisible characters", () => {
     expect(stripInvisible("cafe\u0301").text).toBe("café");
   });
 
+  it("removes every default-ignorable and format code point this runtime knows, but the seen ones", () => {
+    const ignorable = /\p{Default_Ignorable_Code_Point}|\p{Cf}/u;
+    const kept = new Set([
+      ...SEEN_FORMAT,
+      0x0009, // tab
+      0x000a, // line feed
+      0x000d, // carriage return
+    ]);
+    const left: string[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const ch = String.fromCodePoint(cp);
+      if (!ignorable.test(ch) || kept.has(cp)) continue;
+      if (stripInvisible(`x${ch}y`).text !== "xy") left.push(cp.toString(16));
+    }
+    expect(left).toEqual([]);
+  });
+
+  it("keeps format characters that have a glyph (Arabic number sign, end of ayah)", () => {
+    for (const cp of SEEN_FORMAT) {
+      const text = `${String.fromCodePoint(cp)}١٢٣`;
+      expect(stripInvisible(text).text.normalize("NFC")).toBe(text.normalize("NFC"));
+    }
+  });
+
+  it("cuts a run of combining marks to 30 and counts the rest, so NFC stays linear", () => {
+    const cleaned = stripInvisible(`a${"\u0301\u0316".repeat(131_072)} after`);
+    // The first mark composes with the letter: á and 29 more, then the text after.
+    expect([...cleaned.text.replace(/ after$/, "")]).toHaveLength(30);
+    expect(cleaned.text.endsWith(" after")).toBe(true);
+    expect(cleaned.removed.other).toBe(2 * 131_072 - 30);
+  });
+
+  it("leaves text with fewer combining marks than that as NFC has it", () => {
+    const zalgo = "Z\u0337\u0322\u031Ba\u0334\u0321l\u0338g\u0335o\u0336 ".repeat(50);
+    const thirty = `e${"\u0301".repeat(30)}`;
+    expect(stripInvisible(zalgo)).toEqual({
+      text: zalgo.normalize("NFC"),
+      removed: { bidi: 0, zeroWidth: 0, tag: 0, control: 0, other: 0 },
+    });
+    expect(stripInvisible(thirty).text).toBe(thirty.normalize("NFC"));
+  });
+
   /** The property, over any cleaner: no hidden code point survives, and a second pass is a no-op. */
   const clean = (strip: (t: string) => { text: string }) => {
     const hidden = fc.constantFrom(
@@ -88,6 +177,10 @@ describe("invisible characters", () => {
       0x2062,
       0x206b,
       0xfff9,
+      0x180b,
+      0x17b4,
+      0x1d173,
+      0xe0fff,
     );
     const piece = fc.oneof(
       fc.string({ maxLength: 8 }),
