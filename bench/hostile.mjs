@@ -30,7 +30,7 @@ const fixture = await build({
   format: "esm",
   platform: "neutral",
   write: false,
-  external: ["airlock"],
+  external: ["agent-airlock"],
 });
 const { hostileCases } = await import(
   `data:text/javascript;base64,${Buffer.from(fixture.outputFiles[0].text).toString("base64")}`

@@ -114,9 +114,11 @@ export function createCappedReader(
   }
 
   /** The source's next chunk, or the stop signal, whichever comes first. */
-  function next(): Promise<Uint8Array | undefined | typeof HALTED> {
+  function next(want: number): Promise<Uint8Array | undefined | typeof HALTED> {
+    // Without a stopper the source gathers small chunks itself, in one tight loop; with one,
+    // each chunk comes on its own so a stop never loses what was read.
+    if (stopper === undefined) return src.read(want);
     const reading = src.read();
-    if (stopper === undefined) return reading;
     const signal = stopper.signal;
     return new Promise((resolve, reject) => {
       const onAbort = () => resolve(HALTED);
@@ -134,12 +136,12 @@ export function createCappedReader(
     });
   }
 
-  async function pull(): Promise<Uint8Array | undefined> {
+  async function pull(want = 0): Promise<Uint8Array | undefined> {
     if (capped || ended || failure || stopped) return undefined;
     if (stopper?.due()) return halt();
     let chunk: Uint8Array | undefined | typeof HALTED;
     try {
-      chunk = await next();
+      chunk = await next(want);
     } catch (cause) {
       failure = { code: "intake/read-failed", detail: safely(describe, cause) };
       stop();
@@ -174,7 +176,7 @@ export function createCappedReader(
   }
 
   async function read(want = GATHER_BYTES): Promise<Uint8Array | undefined> {
-    const first = await pull();
+    const first = await pull(want);
     if (first === undefined || first.byteLength >= want) return first;
     // Gather small chunks into one buffer that grows by doubling: no chunk object is held.
     let buffer = new Uint8Array(Math.max(first.byteLength * 2, 4096));

@@ -4,11 +4,17 @@ import type { StreamSource } from "./input.js";
 /** Pieces larger than this are handed downstream in slices, so no stage ever sees a huge chunk. */
 export const SLICE_BYTES = 1 << 20;
 
+/** At most this many reads are gathered into one chunk. */
+const GATHER_READS = 4096;
+
 /** A byte source, read chunk by chunk. `size` is set when the total is known without reading. */
 export interface ByteSource {
   readonly size: number | undefined;
-  /** Next chunk, or `undefined` at the end. */
-  read(): Promise<Uint8Array | undefined>;
+  /**
+   * Next chunk, or `undefined` at the end. With `want`, chunks smaller than that are gathered
+   * into one (a source of 1-byte chunks is read in one tight loop, not one call per byte).
+   */
+  read(want?: number): Promise<Uint8Array | undefined>;
   /** Stop the source early (the byte cap was hit, or nothing more is wanted). */
   cancel(): Promise<void>;
 }
@@ -63,9 +69,30 @@ function fromPulls(
 ): ByteSource {
   let pending: Uint8Array | undefined;
   let done = false;
+  /** Small chunks into one buffer that grows by doubling, until `want` bytes are in hand. */
+  async function gather(first: Uint8Array, want: number): Promise<Uint8Array> {
+    let buffer = new Uint8Array(Math.min(Math.max(first.byteLength * 2, 4096), want));
+    buffer.set(first);
+    let length = first.byteLength;
+    for (let reads = 1; length < want && reads < GATHER_READS; reads++) {
+      const more = await pull();
+      if (more === undefined) {
+        done = true;
+        break;
+      }
+      if (length + more.byteLength > buffer.byteLength) {
+        const grown = new Uint8Array(Math.max(buffer.byteLength * 2, length + more.byteLength));
+        grown.set(buffer.subarray(0, length));
+        buffer = grown;
+      }
+      buffer.set(more, length);
+      length += more.byteLength;
+    }
+    return buffer.subarray(0, length);
+  }
   return {
     size,
-    async read() {
+    async read(want = 0) {
       if (pending) {
         const piece = pending.subarray(0, SLICE_BYTES);
         pending = pending.byteLength > SLICE_BYTES ? pending.subarray(SLICE_BYTES) : undefined;
@@ -78,9 +105,12 @@ function fromPulls(
           return undefined;
         }
         if (bytes.byteLength === 0) continue;
-        if (bytes.byteLength <= SLICE_BYTES) return bytes;
-        pending = bytes.subarray(SLICE_BYTES);
-        return bytes.subarray(0, SLICE_BYTES);
+        if (bytes.byteLength >= want) {
+          if (bytes.byteLength <= SLICE_BYTES) return bytes;
+          pending = bytes.subarray(SLICE_BYTES);
+          return bytes.subarray(0, SLICE_BYTES);
+        }
+        return gather(bytes, want);
       }
       return undefined;
     },
