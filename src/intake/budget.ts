@@ -117,7 +117,9 @@ export function createCappedReader(
   function next(want: number): Promise<Uint8Array | undefined | typeof HALTED> {
     // Without a stopper the source gathers small chunks itself, in one tight loop; with one,
     // each chunk comes on its own so a stop never loses what was read.
-    if (stopper === undefined) return src.read(want);
+    // Gathering stops at the cap: what is past it is never pulled.
+    if (stopper === undefined)
+      return src.read(Math.min(want, Math.max(1, allowance(budget, name))));
     const reading = src.read();
     const signal = stopper.signal;
     return new Promise((resolve, reject) => {

@@ -69,19 +69,37 @@ function fromPulls(
 ): ByteSource {
   let pending: Uint8Array | undefined;
   let done = false;
-  /** Small chunks into one buffer that grows by doubling, until `want` bytes are in hand. */
+  /** A failure met while gathering, raised at the next read (what was gathered comes first). */
+  let failed: { readonly cause: unknown } | undefined;
+  /**
+   * Small chunks into one buffer that grows by doubling, until `want` bytes are in hand; a chunk
+   * that brings more than that leaves the rest pending, so gathering never reads past `want`.
+   */
   async function gather(first: Uint8Array, want: number): Promise<Uint8Array> {
     let buffer = new Uint8Array(Math.min(Math.max(first.byteLength * 2, 4096), want));
     buffer.set(first);
     let length = first.byteLength;
-    for (let reads = 1; length < want && reads < GATHER_READS; reads++) {
-      const more = await pull();
+    for (let reads = 1; length < want && reads < GATHER_READS && pending === undefined; reads++) {
+      let more: Uint8Array | undefined;
+      try {
+        more = await pull();
+      } catch (cause) {
+        failed = { cause };
+        break;
+      }
       if (more === undefined) {
         done = true;
         break;
       }
+      const room = want - length;
+      if (more.byteLength > room) {
+        pending = more.subarray(room);
+        more = more.subarray(0, room);
+      }
       if (length + more.byteLength > buffer.byteLength) {
-        const grown = new Uint8Array(Math.max(buffer.byteLength * 2, length + more.byteLength));
+        const grown = new Uint8Array(
+          Math.min(Math.max(buffer.byteLength * 2, length + more.byteLength), want),
+        );
         grown.set(buffer.subarray(0, length));
         buffer = grown;
       }
@@ -93,6 +111,12 @@ function fromPulls(
   return {
     size,
     async read(want = 0) {
+      if (failed && !pending) {
+        const { cause } = failed;
+        failed = undefined;
+        done = true;
+        throw cause;
+      }
       if (pending) {
         const piece = pending.subarray(0, SLICE_BYTES);
         pending = pending.byteLength > SLICE_BYTES ? pending.subarray(SLICE_BYTES) : undefined;
