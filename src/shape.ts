@@ -1,9 +1,11 @@
 import { createContractStage } from "./contract/stage.js";
 import { createDecode } from "./decode/stage.js";
+import { type FenceForm, formFor } from "./fence/fence.js";
 import { createPresenter } from "./fence/present.js";
 import { outcomeOf } from "./fit/outcome.js";
 import { createFit } from "./fit/stage.js";
-import { type ResolvedTokenizer, resolveTokenizer } from "./fit/tokenizer.js";
+import { withinBudget } from "./fit/summary.js";
+import { lazyTokenizer } from "./fit/tokenizer.js";
 import type { ShapeInput } from "./intake/input.js";
 import { createIntake } from "./intake/route.js";
 import { createKeep, type KeptInput } from "./keep/stage.js";
@@ -18,6 +20,9 @@ import { createRedactStage } from "./redact/stage.js";
 import { createRender } from "./render/stage.js";
 import { createStoreStage } from "./store/stage.js";
 import { encodeCursor } from "./store/store.js";
+import { type Before, beforeOf, createSample } from "./telemetry/before.js";
+import { withTelemetry } from "./telemetry/facts.js";
+import { report } from "./telemetry/hook.js";
 
 /** A compiled shaper: options are validated once, the tokenizer is loaded once. */
 export type Shaper = (input: ShapeInput) => Promise<Shaped>;
@@ -26,6 +31,9 @@ export type Shaper = (input: ShapeInput) => Promise<Shaped>;
 export interface Prepared {
   readonly kept: KeptInput;
   readonly ctx: RunContext;
+  /** The input's size before shaping, and when reading began (for `meta.telemetry`). */
+  readonly before: Before;
+  readonly started: number;
 }
 
 /** The pipeline in two halves: keep (everything the budget does not decide), then fit. */
@@ -35,6 +43,8 @@ export interface CompiledShaper {
   prepare(input: ShapeInput): Promise<Prepared>;
   /** render → fit → meta within `maxTokens` (at most the compiled budget); may run again. */
   finish(prepared: Prepared, maxTokens?: number): Promise<Shaped>;
+  /** Hands the final result's telemetry to `onShaped`, once per call. */
+  report(shaped: Shaped): Shaped;
 }
 
 /**
@@ -49,29 +59,14 @@ export interface CompiledShaper {
 export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
   const o = compileOptions(options);
   const slices = sliceOptions(o);
-  let loading: Promise<ResolvedTokenizer> | undefined;
-  const tokenizer = () => {
-    loading ??= resolveTokenizer(o.tokenizer);
-    // A failed load is not cached: the next call tries again.
-    loading.catch(() => {
-      loading = undefined;
-    });
-    return loading;
-  };
+  const tokenizer = lazyTokenizer(o.tokenizer);
   const cursor = (handle: string, offset: number, end: number) =>
     encodeCursor({ handle, offset, end });
   const redact = createRedactStage(slices.redact);
   // A failed source's message is ours to report: it loses stack frames, paths, hosts and
   // secrets whatever the options say (and the host's own rules apply on top).
   const describe = (text: string) => redact.clean(scrubMessage(text) || "the source failed", 400);
-  const redactor = o.redactor;
-  const presenter = createPresenter({
-    redact: redactor ? (text) => redactor(text).text : undefined,
-    spotlight: o.spotlight,
-    datamark: o.datamark,
-    untrusted: o.untrusted,
-    tool: o.tool,
-  });
+  const presenter = (form: FenceForm) => createPresenter({ ...slices.present, form });
   const store = createStoreStage(slices.store);
   // The pipeline, in order: the diagram of DESIGN.md. The fit measures every candidate as the
   // presenter shows it (last redaction pass, spotlight, fence), so what it returns is presented.
@@ -91,20 +86,28 @@ export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
           records: { ...slices.render.records, maxTokens, clean: redact.clean, cursor },
         }),
       )
-      .pipe(createFit({ tokenizer, presenter }));
+      .pipe(createFit({ tokenizer, presenter: presenter(formFor(maxTokens)) }));
   const full = back(o.maxTokens);
   const meta = metaOptions(o, redact.clean, cursor);
   return {
     maxTokens: o.maxTokens,
     async prepare(input) {
-      const ctx = { facts: createFacts() };
-      return { kept: await front.run(input, ctx), ctx };
+      const started = performance.now();
+      const ctx = { facts: createFacts(), sample: createSample() };
+      const kept = await front.run(input, ctx);
+      const before = await beforeOf(ctx, tokenizer, typeof o.tokenizer === "string");
+      return { kept, ctx, before, started };
     },
-    async finish({ kept, ctx }, maxTokens = o.maxTokens) {
+    async finish(prepared, maxTokens = o.maxTokens) {
+      const { kept, ctx } = prepared;
       const budget = Math.min(maxTokens, o.maxTokens);
-      const fitted = await (budget === o.maxTokens ? full : back(budget)).run(kept, ctx);
-      return buildShaped(ctx.facts, outcomeOf(fitted), { ...meta, maxTokens: budget });
+      const fit = async () =>
+        outcomeOf(await (budget === o.maxTokens ? full : back(budget)).run(kept, ctx));
+      const outcome = await withinBudget(fit, kept, ctx.facts, budget, o.maxBytes, tokenizer);
+      const shaped = await buildShaped(ctx.facts, outcome, { ...meta, maxTokens: budget });
+      return withTelemetry(shaped, prepared);
     },
+    report: (shaped) => report(shaped, o.onShaped),
   };
 }
 
@@ -119,7 +122,7 @@ export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
 export function createShaper(options: ShapeOptions = {}): Shaper {
   const shaper = compileShaper(options);
   return async function shapeResult(input: ShapeInput): Promise<Shaped> {
-    return shaper.finish(await shaper.prepare(input));
+    return shaper.report(await shaper.finish(await shaper.prepare(input)));
   };
 }
 

@@ -62,3 +62,23 @@ export async function resolveTokenizer(
     },
   };
 }
+
+/**
+ * The tokenizer loaded on first use, once (a failed load is not kept: the next call tries again).
+ *
+ * @example
+ * const tokenizer = lazyTokenizer("o200k_base");
+ * await (await tokenizer()).count("hello"); // 1
+ */
+export function lazyTokenizer(
+  spec: TokenizerName | TokenCounter,
+): () => Promise<ResolvedTokenizer> {
+  let loading: Promise<ResolvedTokenizer> | undefined;
+  return () => {
+    loading ??= resolveTokenizer(spec);
+    loading.catch(() => {
+      loading = undefined;
+    });
+    return loading;
+  };
+}

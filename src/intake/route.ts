@@ -5,6 +5,7 @@
  */
 import { AirlockError } from "../errors/airlock-error.js";
 import type { RunContext, Stage } from "../pipeline/run.js";
+import { sampleChunk } from "../pipeline/sample.js";
 import type { SectionName } from "../pipeline/unit.js";
 import {
   type ByteBudget,
@@ -14,6 +15,7 @@ import {
   createCappedReader,
   peek,
   replay,
+  tap,
 } from "./budget.js";
 import type { CommandOutput, InputFormat, ShapeInput, StreamSource } from "./input.js";
 import { settleOutcome } from "./outcome.js";
@@ -135,13 +137,23 @@ async function route(input: ShapeInput, o: IntakeOptions, ctx: RunContext): Prom
         "input/unsupported",
         'shape: format "text" needs text or bytes, not a value',
       );
+    if (ctx.sample) ctx.sample.value = { value: input };
     return { route: "value", value: input };
   }
-  return sourceIntake(input, o.contentType, o, undefined);
+  return sourceIntake(input, o.contentType, o, undefined, ctx);
 }
 
-function readerOf(name: SectionName, source: StreamSource, budget: ByteBudget, o: IntakeOptions) {
-  return createCappedReader(name, openHostSource(source), budget, o.describe);
+function readerOf(
+  name: SectionName,
+  source: StreamSource,
+  budget: ByteBudget,
+  o: IntakeOptions,
+  ctx: RunContext,
+) {
+  const reader = createCappedReader(name, openHostSource(source), budget, o.describe);
+  const sample = ctx.sample;
+  // Telemetry counts the input's tokens from its first bytes, as they come (peeks included).
+  return sample ? tap(reader, (chunk) => sampleChunk(sample, name, chunk)) : reader;
 }
 
 /** One byte source: sniffed for binary, then for HTML and JSON when the type leaves it open. */
@@ -150,9 +162,10 @@ async function sourceIntake(
   contentType: string | undefined,
   o: IntakeOptions,
   baseUrl: string | undefined,
+  ctx: RunContext,
 ): Promise<Intake> {
   assertReadable(source);
-  const reader = readerOf("text", source, createByteBudget(o.maxBytes), o);
+  const reader = readerOf("text", source, createByteBudget(o.maxBytes), o, ctx);
   const declared = o.format === "auto" || o.format === "text" ? undefined : o.format;
   if (declared) return { route: "records", reader, format: declared, sniffed: false };
   if (o.format === "auto" && isHtmlType(contentType)) {
@@ -201,12 +214,12 @@ async function responseIntake(input: Response, o: IntakeOptions, ctx: RunContext
   const body: StreamSource = input.body ?? "";
   // A page, also a failed request's error page: its markup is no use to the model either way.
   if (o.format === "auto" && isHtmlType(contentType)) {
-    return sourceIntake(body, contentType, o, input.url || undefined);
+    return sourceIntake(body, contentType, o, input.url || undefined, ctx);
   }
   // Any other failed request's body is an error page more often than data (a 502 from a proxy
   // in front of a JSON API): it is shown as text, with its status.
-  if (!input.ok) return sourceIntake(body, contentType, { ...o, format: "text" }, undefined);
-  const intake = await sourceIntake(body, contentType, o, input.url || undefined);
+  if (!input.ok) return sourceIntake(body, contentType, { ...o, format: "text" }, undefined, ctx);
+  const intake = await sourceIntake(body, contentType, o, input.url || undefined, ctx);
   // A 1xx body (none, in practice) stays text.
   return intake;
 }
@@ -239,7 +252,7 @@ async function commandIntake(
   // Both streams are peeked at once: a writer blocked on one pipe must not stall the other.
   const sections = await Promise.all(
     streams.map(async ([name, src]): Promise<OpenedSection> => {
-      const reader = readerOf(name, src, budget, o);
+      const reader = readerOf(name, src, budget, o, ctx);
       const head = await peek(reader, SNIFF_BYTES);
       const sniffed: Sniffed =
         typeof src === "string"
@@ -255,7 +268,7 @@ async function commandIntake(
 function failedCommand(cause: unknown, o: IntakeOptions, ctx: RunContext): Intake {
   ctx.facts.kind = "command";
   ctx.facts.format = "command";
-  const reader = readerOf("stdout", failing(cause), createByteBudget(o.maxBytes), o);
+  const reader = readerOf("stdout", failing(cause), createByteBudget(o.maxBytes), o, ctx);
   return {
     route: "lines",
     sections: [{ name: "stdout", reader, sniffed: { kind: "text", encoding: "utf-8" } }],

@@ -4,11 +4,14 @@
  * not a chain of nested calls.
  */
 import type { RunFacts } from "./facts.js";
+import type { InputSample } from "./sample.js";
 
 export interface RunContext {
   readonly facts: RunFacts;
   /** Set when the host asked to stop (a timeout, an abort): stages finish with what they have. */
   readonly signal?: AbortSignal;
+  /** Where intake copies the first bytes of each source, for telemetry's "tokens before". */
+  readonly sample?: InputSample;
 }
 
 /** One stage: compiled once from its own slice of the options, run once per result. */
