@@ -1,7 +1,8 @@
 /**
  * The last resort of a tiny budget (a round's share for a result that gets almost nothing): when
- * not even the fenced notice fits, one line of airlock's own words says what the result was (its
- * size, and how the tool ended) with no tool text in it, so it needs no fence. Only when not even
+ * no line of the result fits, one line of airlock's own words says what the result was (its
+ * size, and how the tool ended) with no tool text in it, so it needs no fence. It replaces a
+ * bare omission notice, and answers when not even the fenced notice fits. Only when not even
  * `[airlock: omitted]` fits is the budget an error.
  */
 import { AirlockError } from "../errors/airlock-error.js";
@@ -26,13 +27,24 @@ export async function withinBudget(
   tokenizer: () => Promise<ResolvedTokenizer>,
 ): Promise<Outcome> {
   try {
-    return await run();
+    const outcome = await run();
+    // A bare notice says less than the summary line (sizes, how the tool ended), and its fence
+    // guards no tool text: the summary is shown instead when it fits.
+    if (!isBareNotice(outcome.text)) return outcome;
+    return (await summaryOutcome(kept, facts, { budget, maxBytes }, await tokenizer())) ?? outcome;
   } catch (error) {
     if (!(error instanceof AirlockError) || error.code !== "fit/budget-too-small") throw error;
     const summary = await summaryOutcome(kept, facts, { budget, maxBytes }, await tokenizer());
     if (summary === undefined) throw error;
     return summary;
   }
+}
+
+/** True when the text is only an omission notice, fenced or not. */
+function isBareNotice(text: string): boolean {
+  const lines = text.split("\n");
+  const inner = lines.length === 3 && lines[0]?.startsWith("<untrusted-data") ? lines[1] : text;
+  return OMITTED_NOTICES.includes(inner as string);
 }
 
 /** The longest of the summary lines that fits, as the fit's outcome; undefined if none does. */
