@@ -53,7 +53,7 @@ export const JOIN_SLACK = 4;
 
 /**
  * @example
- * (await ceilingOf({ maxTokens: 4000, tool: "web_fetch" })).tokens; // 3976: the fence takes at least 24
+ * (await ceilingOf({ maxTokens: 4000, tool: "web_fetch" })).tokens; // 3979: the fence takes at least 21
  * (await ceilingOf({ maxRoundTokens: 6000, calls: 3 })).tokens;
  */
 export async function ceilingOf(options: ShapeOptions): Promise<Ceiling>;
