@@ -75,6 +75,11 @@ const cases: ReadonlyArray<{
     expected: /unknown option "storeMaxChar" \(did you mean "storeMaxChars"\?\)/,
   },
   {
+    title: "createResultReader: a hook it would never call is refused, not ignored",
+    call: () => createResultReader({ store: createMemoryStore(), onShaped: () => undefined }),
+    expected: /createResultReader: onShaped is not supported/,
+  },
+  {
     title: "shapeRound: the round's own option",
     call: () => shapeRound([{ input: "x" }], wrong({ maxRoundToken: 100 }) as never),
     expected: /^shapeRound: unknown option "maxRoundToken" \(did you mean "maxRoundTokens"\?\)$/,
