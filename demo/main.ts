@@ -47,6 +47,7 @@ const ui = {
 const views: Views = {
   output: $<HTMLPreElement>("#out"),
   tokens: $<HTMLElement>("#tokens"),
+  ceiling: $<HTMLElement>("#ceiling"),
   stats: $<HTMLTableSectionElement>("#stats"),
   removed: $<HTMLUListElement>("#removed"),
   preview: $<HTMLElement>("#preview"),
@@ -64,7 +65,8 @@ function controls(): Controls {
     return Number.isFinite(value) && value >= min ? value : fallback;
   };
   return {
-    maxTokens: whole(ui.budget, 600, 128),
+    // MIN_MAX_TOKENS: the smallest budget the library takes.
+    maxTokens: whole(ui.budget, 600, 16),
     maxBytes: whole(ui.maxBytes, 256, 1) * MIB,
     tokenizer: ui.tokenizer.value as TokenizerName,
     redact: ui.redact.checked,

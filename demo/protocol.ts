@@ -48,9 +48,11 @@ export interface ShapeResult {
     readonly Anthropic: unknown;
     readonly MCP: unknown;
   };
-  /** The input's size, and its tokens: exact for small inputs, else estimated (bytes ÷ 4). */
+  /** The input's size, and its tokens (`meta.telemetry.before`: exact up to 64 KiB, else estimated). */
   readonly before: { readonly bytes: number; readonly tokens: number; readonly exact: boolean };
   readonly after: { readonly bytes: number; readonly tokens: number };
+  /** The most tokens of tool-controlled text the model can read under these options (`ceilingOf`). */
+  readonly ceiling: { readonly tokens: number; readonly frame: number; readonly bounded: boolean };
   readonly ms: number;
 }
 

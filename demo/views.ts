@@ -25,6 +25,7 @@ function row(label: string, ...cells: string[]): HTMLTableRowElement {
 export interface Views {
   readonly output: HTMLPreElement;
   readonly tokens: HTMLElement;
+  readonly ceiling: HTMLElement;
   readonly stats: HTMLTableSectionElement;
   readonly removed: HTMLUListElement;
   readonly preview: HTMLElement;
@@ -37,6 +38,14 @@ export function renderOutput(views: Views, result: ShapeResult): void {
   views.output.textContent = text;
   views.tokens.textContent = `${n(meta.tokens)} of ${n(meta.maxTokens)} tokens (${meta.tokenizer}) · ${status}${meta.truncated ? " · truncated" : ""}`;
   views.tokens.dataset.status = status;
+  const c = result.ceiling;
+  views.ceiling.textContent = `attacker's ceiling: at most ${n(c.tokens)} tokens of tool-controlled text per call${
+    c.frame > 0
+      ? ` (the fence takes at least ${n(c.frame)})`
+      : c.bounded
+        ? " (no fence)"
+        : " (own tokenizer: not bounded)"
+  }`;
 }
 
 /** Before and after: bytes and tokens. */
@@ -58,7 +67,12 @@ export function renderStats(views: Views, result: ShapeResult): void {
       "",
       shaped.meta.omittedLines ? `${n(shaped.meta.omittedLines)} omitted` : "",
     ),
-    row("time", `${n(ms)} ms`, "", before.exact ? "" : "token count before: bytes ÷ 4"),
+    row(
+      "time",
+      `${n(ms)} ms`,
+      "",
+      before.exact ? "" : "tokens before: estimated from the first 64 KiB",
+    ),
   );
 }
 

@@ -4,6 +4,8 @@
  * the input, and cancelling is terminating this worker.
  */
 import {
+  ceilingOf,
+  type Shaped,
   type ShapeInput,
   type ShapeOptions,
   shape,
@@ -16,8 +18,6 @@ import { type Generated, generate } from "./generators.ts";
 import type { Controls, ShapeRequest, ShapeResult, Source, WorkerReply } from "./protocol.ts";
 import { type Observed, observe, type TextSource } from "./scan.ts";
 
-/** Inputs up to this size get an exact "before" token count; larger ones an estimate. */
-const EXACT_TOKENS_UP_TO = 1024 * 1024;
 const PROGRESS_EVERY_MS = 80;
 
 const post = (reply: WorkerReply) => self.postMessage(reply);
@@ -73,7 +73,7 @@ async function run({ job, source, controls }: ShapeRequest): Promise<void> {
 
   const observed: Observed[] = [];
   const watch = (s: TextSource, name: "text" | "stdout" | "stderr") => {
-    const o = observe(s, name, onBytes, EXACT_TOKENS_UP_TO);
+    const o = observe(s, name, onBytes);
     observed.push(o);
     return o.stream;
   };
@@ -93,7 +93,9 @@ async function run({ job, source, controls }: ShapeRequest): Promise<void> {
       ? sizes.reduce<number>((a, n) => a + (n ?? 0), 0)
       : undefined);
 
-  const shaped = await shape(input, options(controls, sample.contentType));
+  const chosen = options(controls, sample.contentType);
+  const shaped = await shape(input, chosen);
+  const ceiling = await ceilingOf(chosen);
   post({ type: "progress", job, bytes: read, ...(total !== undefined ? { total } : {}) });
 
   const result: ShapeResult = {
@@ -105,29 +107,20 @@ async function run({ job, source, controls }: ShapeRequest): Promise<void> {
       Anthropic: toAnthropic(shaped, { toolUseId: "toolu_playground_1" }),
       MCP: toMcp(shaped),
     },
-    before: await before(observed, shaped.meta.bytes, controls),
+    before: before(shaped),
     after: { bytes: new TextEncoder().encode(shaped.text).byteLength, tokens: shaped.meta.tokens },
+    ceiling: { tokens: ceiling.tokens, frame: ceiling.frame, bounded: ceiling.bounded },
     ms: Math.round(performance.now() - started),
   };
   post({ type: "done", job, result });
 }
 
 /**
- * The input's token count as if it were sent unshaped: counted exactly (the whole text, unfenced,
- * unredacted, under the same tokenizer) when it is small, estimated at four bytes a token when not.
+ * The input's token count as if it were sent unshaped: the library's own telemetry (counted
+ * exactly up to 64 KiB, unfenced and unredacted, extrapolated beyond).
  */
-async function before(observed: readonly Observed[], bytes: number, controls: Controls) {
-  const texts = observed.map((o) => o.text());
-  if (bytes > EXACT_TOKENS_UP_TO || texts.some((t) => t === undefined)) {
-    return { bytes, tokens: Math.round(bytes / 4), exact: false };
-  }
-  const whole = await shape(texts.join("\n"), {
-    maxTokens: 10_000_000,
-    tokenizer: controls.tokenizer,
-    untrusted: false,
-    redact: false,
-    invisible: false,
-    format: "text",
-  });
-  return { bytes, tokens: whole.meta.tokens, exact: true };
+function before(shaped: Shaped) {
+  const t = shaped.meta.telemetry;
+  if (t === undefined) return { bytes: shaped.meta.bytes, tokens: 0, exact: false };
+  return { bytes: t.before.bytes, tokens: t.before.tokens, exact: !t.before.estimated };
 }

@@ -20,6 +20,7 @@ export {
 export { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits } from "./decode/limits.js";
 export { AirlockError } from "./errors/airlock-error.js";
 export type { AirlockErrorCode, SafeErrorCode, ShapedErrorCode } from "./errors/codes.js";
+export { COMPACT_FENCE_BELOW } from "./fence/fence.js";
 export {
   applySpotlight,
   DEFAULT_DATAMARK,
@@ -57,7 +58,10 @@ export type {
   Shaped,
   ShapedMeta,
   ShapedStatus,
+  ShapedTelemetry,
   StructuredMeta,
+  TelemetryCut,
+  TelemetrySize,
 } from "./pipeline/shaped.js";
 export {
   createResultReader,
@@ -82,6 +86,15 @@ export {
 export type { SecretRule } from "./redact/rules.js";
 export type { EnvelopeMode } from "./render/envelope.js";
 export type { SummarizeInput, Summarizer } from "./render/records.js";
+export { type AllocateOptions, allocate } from "./round/allocate.js";
+export {
+  type Ceiling,
+  ceilingOf,
+  type RoundCeiling,
+  type RoundCeilingOptions,
+} from "./round/ceiling.js";
+export type { RoundCall, RoundOptions } from "./round/options.js";
+export { type BudgetInputs, type BudgetPlan, planBudget } from "./round/plan.js";
 export { createShaper, type Shaper, shape } from "./shape.js";
 export {
   DEFAULT_MAX_MESSAGE_LENGTH,
@@ -91,6 +104,7 @@ export {
   type ShapeErrorOptions,
   shapeError,
 } from "./shape-error.js";
+export { createRoundShaper, type RoundShaper, shapeRound } from "./shape-round.js";
 export {
   createMemoryStore,
   type MemoryResultStore,
@@ -101,3 +115,11 @@ export {
   type Where,
   type WhereTest,
 } from "./store/store.js";
+export { EXACT_BEFORE_BYTES } from "./telemetry/before.js";
+export {
+  type AttributeValue,
+  recordOnSpan,
+  type SpanLike,
+  type SpanOptions,
+  telemetryAttributes,
+} from "./telemetry/span.js";

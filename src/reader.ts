@@ -4,6 +4,7 @@
  * small on purpose: the page shaping loads on the first call.
  */
 
+import { AirlockError } from "./errors/airlock-error.js";
 import { createPresenter } from "./fence/present.js";
 import type { ResolvedTokenizer } from "./fit/tokenizer.js";
 import { resolveTokenizer } from "./fit/tokenizer.js";
@@ -77,6 +78,13 @@ export function createResultReader(
   options: ShapeOptions & { readonly store: ResultStore },
 ): ResultReader {
   const o = compileOptions(options);
+  // Pages carry no telemetry yet: a hook given here would never be called, so it is refused.
+  if (o.onShaped !== undefined) {
+    throw new AirlockError(
+      "options/invalid",
+      "createResultReader: onShaped is not supported (read_result pages carry no telemetry yet)",
+    );
+  }
   const store = options.store;
   const redactor = o.redactor;
   const redact = createRedactStage(sliceOptions(o).redact);

@@ -1,8 +1,10 @@
 import { createContractStage } from "./contract/stage.js";
 import { createDecode } from "./decode/stage.js";
+import { type FenceForm, formFor } from "./fence/fence.js";
 import { createPresenter } from "./fence/present.js";
 import { outcomeOf } from "./fit/outcome.js";
 import { createFit } from "./fit/stage.js";
+import { withinBudget } from "./fit/summary.js";
 import { lazyTokenizer } from "./fit/tokenizer.js";
 import { createStopper } from "./intake/budget.js";
 import type { ShapeInput } from "./intake/input.js";
@@ -19,6 +21,9 @@ import { createRedactStage } from "./redact/stage.js";
 import { createRender } from "./render/stage.js";
 import { createStoreStage } from "./store/stage.js";
 import { encodeCursor } from "./store/store.js";
+import { type Before, beforeOf, createSample } from "./telemetry/before.js";
+import { withTelemetry } from "./telemetry/facts.js";
+import { report } from "./telemetry/hook.js";
 
 /** A compiled shaper: options are validated once, the tokenizer is loaded once. */
 export type Shaper = (input: ShapeInput) => Promise<Shaped>;
@@ -27,6 +32,9 @@ export type Shaper = (input: ShapeInput) => Promise<Shaped>;
 export interface Prepared {
   readonly kept: KeptInput;
   readonly ctx: RunContext;
+  /** The input's size before shaping, and when reading began (for `meta.telemetry`). */
+  readonly before: Before;
+  readonly started: number;
 }
 
 /** The pipeline in two halves: keep (everything the budget does not decide), then fit. */
@@ -36,6 +44,8 @@ export interface CompiledShaper {
   prepare(input: ShapeInput): Promise<Prepared>;
   /** render → fit → meta within `maxTokens` (at most the compiled budget); may run again. */
   finish(prepared: Prepared, maxTokens?: number): Promise<Shaped>;
+  /** Hands the final result's telemetry to `onShaped`, once per call. */
+  report(shaped: Shaped): Shaped;
 }
 
 /**
@@ -57,14 +67,7 @@ export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
   // A failed source's message is ours to report: it loses stack frames, paths, hosts and
   // secrets whatever the options say (and the host's own rules apply on top).
   const describe = (text: string) => redact.clean(scrubMessage(text) || "the source failed", 400);
-  const redactor = o.redactor;
-  const presenter = createPresenter({
-    redact: redactor ? (text) => redactor(text).text : undefined,
-    spotlight: o.spotlight,
-    datamark: o.datamark,
-    untrusted: o.untrusted,
-    tool: o.tool,
-  });
+  const presenter = (form: FenceForm) => createPresenter({ ...slices.present, form });
   const store = createStoreStage(slices.store);
   // The pipeline, in order: the diagram of DESIGN.md. The fit measures every candidate as the
   // presenter shows it (last redaction pass, spotlight, fence), so what it returns is presented.
@@ -84,25 +87,37 @@ export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
           records: { ...slices.render.records, maxTokens, clean: redact.clean, cursor },
         }),
       )
-      .pipe(createFit({ tokenizer, presenter }));
+      .pipe(createFit({ tokenizer, presenter: presenter(formFor(maxTokens)) }));
   const full = back(o.maxTokens);
   const meta = metaOptions(o, redact.clean, cursor);
   return {
     maxTokens: o.maxTokens,
     async prepare(input) {
+      const started = performance.now();
       const stopper = createStopper(o.abortSignal, o.timeoutMs);
-      const ctx: RunContext = { facts: createFacts(), ...(stopper ? { stopper } : {}) };
+      const ctx: RunContext = {
+        facts: createFacts(),
+        sample: createSample(),
+        ...(stopper ? { stopper } : {}),
+      };
       try {
-        return { kept: await front.run(input, ctx), ctx };
+        const kept = await front.run(input, ctx);
+        const before = await beforeOf(ctx, tokenizer, typeof o.tokenizer === "string");
+        return { kept, ctx, before, started };
       } finally {
         stopper?.dispose();
       }
     },
-    async finish({ kept, ctx }, maxTokens = o.maxTokens) {
+    async finish(prepared, maxTokens = o.maxTokens) {
+      const { kept, ctx } = prepared;
       const budget = Math.min(maxTokens, o.maxTokens);
-      const fitted = await (budget === o.maxTokens ? full : back(budget)).run(kept, ctx);
-      return buildShaped(ctx.facts, outcomeOf(fitted), { ...meta, maxTokens: budget });
+      const fit = async () =>
+        outcomeOf(await (budget === o.maxTokens ? full : back(budget)).run(kept, ctx));
+      const outcome = await withinBudget(fit, kept, ctx.facts, budget, o.maxBytes, tokenizer);
+      const shaped = await buildShaped(ctx.facts, outcome, { ...meta, maxTokens: budget });
+      return withTelemetry(shaped, prepared);
     },
+    report: (shaped) => report(shaped, o.onShaped),
   };
 }
 
@@ -117,7 +132,7 @@ export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
 export function createShaper(options: ShapeOptions = {}): Shaper {
   const shaper = compileShaper(options);
   return async function shapeResult(input: ShapeInput): Promise<Shaped> {
-    return shaper.finish(await shaper.prepare(input));
+    return shaper.report(await shaper.finish(await shaper.prepare(input)));
   };
 }
 

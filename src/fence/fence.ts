@@ -7,6 +7,25 @@ export interface Fenced {
 
 /** Hex digits of the boundary: 64 bits, so content cannot be made to contain its own boundary. */
 const BOUNDARY_HEX = 16;
+/**
+ * Decimal digits of the compact boundary: about 30 bits. Three digits are one token in o200k and
+ * cl100k whatever they are, so the compact fence costs the same for every body (21 tokens
+ * around it); the full fence's hex boundary costs 6 to 15 tokens each time it is written.
+ */
+export const COMPACT_DIGITS = 9;
+/** Budgets below this get the compact fence: the full one alone can take 50 tokens. */
+export const COMPACT_FENCE_BELOW = 256;
+
+/**
+ * `full`: the source and a 16-hex-digit boundary. `compact`, for small budgets: no source (the
+ * tool message already names its call) and a 9-digit boundary.
+ */
+export type FenceForm = "full" | "compact";
+
+/** The fence's form for a budget. */
+export function formFor(maxTokens: number): FenceForm {
+  return maxTokens < COMPACT_FENCE_BELOW ? "compact" : "full";
+}
 
 /** Tool names go inside an attribute: keep a safe, short subset of characters. */
 export function safeToolName(tool: string | undefined): string {
@@ -29,14 +48,24 @@ export async function fence(
   body: string,
   tool: string | undefined,
   digestOf: (text: string) => Promise<string> = sha256Hex,
+  form: FenceForm = "full",
 ): Promise<Fenced> {
   const name = safeToolName(tool);
   let salt = 0;
   for (;;) {
     const digest = await digestOf(`airlock-fence\u0000${name}\u0000${salt}\u0000${body}`);
-    const boundary = digest.slice(0, BOUNDARY_HEX);
+    const boundary =
+      form === "full"
+        ? digest.slice(0, BOUNDARY_HEX)
+        : String(Number.parseInt(digest.slice(0, 8), 16) % 10 ** COMPACT_DIGITS).padStart(
+            COMPACT_DIGITS,
+            "0",
+          );
+    // The check, not the length, is what makes the boundary unforgeable: a body that contains
+    // it (by chance or by a search) gets another one.
     if (!body.includes(boundary)) {
-      const open = `<untrusted-data source="tool:${name}" boundary="${boundary}">`;
+      const source = form === "full" ? ` source="tool:${name}"` : "";
+      const open = `<untrusted-data${source} boundary="${boundary}">`;
       const close = `</untrusted-data boundary="${boundary}">`;
       return { text: `${open}\n${body}\n${close}`, boundary };
     }

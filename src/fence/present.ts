@@ -7,7 +7,7 @@
 
 import type { Presented, Presenter } from "../pipeline/present.js";
 import type { SpotlightMode } from "../pipeline/shaped.js";
-import { fence } from "./fence.js";
+import { type FenceForm, fence } from "./fence.js";
 import { applySpotlight } from "./spotlight.js";
 
 export interface PresentOptions {
@@ -17,6 +17,8 @@ export interface PresentOptions {
   readonly datamark: string;
   readonly untrusted: boolean;
   readonly tool: string | undefined;
+  /** The fence's form: `compact` for small budgets. Default `full`. */
+  readonly form?: FenceForm;
 }
 
 export type { Presented, Presenter };
@@ -34,7 +36,9 @@ export function createPresenter(o: PresentOptions): Presenter {
   async function present(body: string): Promise<Presented> {
     const clean = o.redact ? o.redact(body) : body;
     const shown = spot ? spot(clean) : clean;
-    return o.untrusted ? fence(shown, o.tool) : { text: shown, boundary: undefined };
+    return o.untrusted
+      ? fence(shown, o.tool, undefined, o.form)
+      : { text: shown, boundary: undefined };
   }
   return { name: "present", present, estimate: spot, run: present };
 }

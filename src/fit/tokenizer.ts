@@ -64,12 +64,11 @@ export async function resolveTokenizer(
 }
 
 /**
- * The tokenizer loaded on first use and then kept; a failed load is not cached, so the next call
- * tries again.
+ * The tokenizer loaded on first use, once (a failed load is not kept: the next call tries again).
  *
  * @example
  * const tokenizer = lazyTokenizer("o200k_base");
- * (await tokenizer()).count("hello");
+ * await (await tokenizer()).count("hello"); // 1
  */
 export function lazyTokenizer(
   spec: TokenizerName | TokenCounter,

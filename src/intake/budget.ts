@@ -346,3 +346,40 @@ export function concat(
   }
   return out;
 }
+
+/**
+ * A reader that shows every chunk it hands out to `onChunk` first (telemetry's sample of the
+ * input); nothing else changes.
+ *
+ * @example
+ * const watched = tap(reader, (chunk) => seen += chunk.byteLength);
+ */
+export function tap(reader: CappedReader, onChunk: (chunk: Uint8Array) => void): CappedReader {
+  return {
+    get name() {
+      return reader.name;
+    },
+    size: reader.size,
+    async read(want?: number) {
+      const chunk = await reader.read(want);
+      if (chunk !== undefined) onChunk(chunk);
+      return chunk;
+    },
+    stop: () => reader.stop(),
+    get bytes() {
+      return reader.bytes;
+    },
+    get capped() {
+      return reader.capped;
+    },
+    get stopped() {
+      return reader.stopped;
+    },
+    get ended() {
+      return reader.ended;
+    },
+    get failure() {
+      return reader.failure;
+    },
+  };
+}

@@ -5,6 +5,7 @@
  */
 import { AirlockError } from "../errors/airlock-error.js";
 import type { RunContext, Stage } from "../pipeline/run.js";
+import { sampleChunk } from "../pipeline/sample.js";
 import type { SectionName } from "../pipeline/unit.js";
 import {
   type ByteBudget,
@@ -14,6 +15,7 @@ import {
   createCappedReader,
   peek,
   replay,
+  tap,
 } from "./budget.js";
 import type { CommandOutput, InputFormat, ShapeInput, StreamSource } from "./input.js";
 import { settleOutcome } from "./outcome.js";
@@ -135,6 +137,7 @@ async function route(input: ShapeInput, o: IntakeOptions, ctx: RunContext): Prom
         "input/unsupported",
         'shape: format "text" needs text or bytes, not a value',
       );
+    if (ctx.sample) ctx.sample.value = { value: input };
     return { route: "value", value: input };
   }
   return sourceIntake(input, o.contentType, o, ctx, undefined);
@@ -147,7 +150,10 @@ function readerOf(
   o: IntakeOptions,
   ctx: RunContext,
 ) {
-  return createCappedReader(name, openHostSource(source), budget, o.describe, ctx.stopper);
+  const reader = createCappedReader(name, openHostSource(source), budget, o.describe, ctx.stopper);
+  const sample = ctx.sample;
+  // Telemetry counts the input's tokens from its first bytes, as they come (peeks included).
+  return sample ? tap(reader, (chunk) => sampleChunk(sample, name, chunk)) : reader;
 }
 
 /** One byte source: sniffed for binary, then for HTML and JSON when the type leaves it open. */

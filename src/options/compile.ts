@@ -12,11 +12,20 @@ import {
   type StreamSource,
 } from "../intake/input.js";
 import { compileSort, type Sort } from "../keep/sort.js";
+import type { ShapedTelemetry } from "../pipeline/shaped.js";
 import type { FingerprintKey } from "../redact/fingerprint.js";
 import { createRedactor, type RedactOptions, type Redactor } from "../redact/redact.js";
 import type { EnvelopeMode } from "../render/envelope.js";
 import type { Summarizer } from "../render/records.js";
 import type { ResultStore } from "../store/store.js";
+import {
+  CONTRACT_OPTIONS,
+  checkNames,
+  INVARIANTS,
+  LIMITS,
+  REDACT_OPTIONS,
+  SHAPE_OPTIONS,
+} from "./known.js";
 
 /** Redaction inside `shape()`: the options of `redact()`, plus keyed fingerprints. */
 export type { CommandOutput, InputFormat, ShapeInput, StreamSource };
@@ -94,6 +103,12 @@ export interface ShapeOptions {
   readonly contract?: ContractOptions;
   /** A host summariser (a small model, say) for records that do not fit; its text is marked generated and untrusted. */
   readonly summarize?: Summarizer;
+  /**
+   * Called with the facts of every call (`meta.telemetry`: sizes before and after, cuts,
+   * evidence, redactions by rule, milliseconds), numbers only: no tool text, no secret. It is
+   * not awaited, and a hook that throws does not break shaping (`meta.telemetry.hook` says so).
+   */
+  readonly onShaped?: (telemetry: ShapedTelemetry) => void;
 }
 
 /** Options after validation, with defaults filled in. */
@@ -129,12 +144,17 @@ export interface CompiledOptions {
   readonly capacity: number;
   /** The `next` hint for records. */
   readonly recordsNext: string;
+  readonly onShaped: ((telemetry: ShapedTelemetry) => void) | undefined;
 }
 
 export const DEFAULT_MAX_TOKENS = 4000;
 export const DEFAULT_HASH_LIMIT = 16 * 1024 * 1024;
-/** Below this a fenced result cannot say anything useful (the fence alone can take 50 tokens). */
-export const MIN_MAX_TOKENS = 128;
+/**
+ * The smallest budget: a one-line notice (`[airlock: omitted]`, 6 tokens) and a little room.
+ * Below about 40 tokens no fenced text fits, and the result is that notice or a one-line summary
+ * of what was read (no tool text); under 256 tokens the fence takes its compact form.
+ */
+export const MIN_MAX_TOKENS = 16;
 const DEFAULT_NEXT =
   "to see omitted lines, call the tool again with a narrower request (a filter, a line range, or a page)";
 
@@ -154,6 +174,7 @@ function positiveInteger(name: string, value: unknown, fallback: number, min = 1
 /** Validates options once and fills defaults; the result is frozen and safe to share. */
 export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
   if (options === null || typeof options !== "object") fail("options must be an object");
+  checkNames(options, SHAPE_OPTIONS, "options");
   const tokenizer = options.tokenizer ?? "o200k_base";
   if (typeof tokenizer === "string") {
     if (tokenizer !== "o200k_base" && tokenizer !== "cl100k_base") {
@@ -174,6 +195,9 @@ export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
   if (typeof redaction !== "boolean" && (typeof redaction !== "object" || redaction === null)) {
     fail("redact must be a boolean or an object of redact options");
   }
+  if (typeof redaction === "object") checkNames(redaction, REDACT_OPTIONS, "options.redact");
+  if (options.onShaped !== undefined && typeof options.onShaped !== "function")
+    fail("onShaped must be a function");
   return Object.freeze({
     maxTokens: positiveInteger("maxTokens", options.maxTokens, DEFAULT_MAX_TOKENS, MIN_MAX_TOKENS),
     maxBytes: positiveInteger("maxBytes", options.maxBytes, DEFAULT_MAX_BYTES),
@@ -192,13 +216,13 @@ export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
     redactor: redaction === false ? undefined : createRedactor(redaction === true ? {} : redaction),
     fingerprintKey: typeof redaction === "object" ? redaction.fingerprintKey : undefined,
     invisible: options.invisible ?? true,
+    onShaped: options.onShaped,
     ...spotlighting(options),
     ...structured(options),
   });
 }
 
 const FORMATS = new Set(["auto", "text", "json", "ndjson", "csv", "tsv"]);
-const LIMIT_KEYS = new Set(Object.keys(DEFAULT_STRUCTURED_LIMITS));
 const DEFAULT_RECORDS_NEXT =
   "to see omitted records, call the tool again with a narrower request (a filter, fewer fields, or a page)";
 
@@ -211,8 +235,13 @@ function structured(options: ShapeOptions) {
   const limits: { -readonly [K in keyof StructuredLimits]: number } = {
     ...DEFAULT_STRUCTURED_LIMITS,
   };
+  if (
+    options.limits !== undefined &&
+    (typeof options.limits !== "object" || options.limits === null)
+  )
+    fail("limits must be an object of parser limits");
+  checkNames(options.limits ?? {}, LIMITS, "options.limits");
   for (const [key, value] of Object.entries(options.limits ?? {})) {
-    if (!LIMIT_KEYS.has(key)) fail(`limits.${key} is not a limit (${[...LIMIT_KEYS].join(", ")})`);
     limits[key as keyof StructuredLimits] = positiveInteger(`limits.${key}`, value, 1);
   }
   if (options.errorsFirst !== undefined && typeof options.errorsFirst !== "boolean")
@@ -230,6 +259,12 @@ function structured(options: ShapeOptions) {
     (typeof options.contract !== "object" || options.contract === null)
   ) {
     fail("contract must be an object of contract options");
+  }
+  if (options.contract !== undefined) {
+    checkNames(options.contract, CONTRACT_OPTIONS, "options.contract");
+    const invariants = options.contract.invariants;
+    if (typeof invariants === "object" && invariants !== null)
+      checkNames(invariants, INVARIANTS, "options.contract.invariants");
   }
   const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
   return {

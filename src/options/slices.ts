@@ -4,6 +4,7 @@
  */
 import type { ContractStageOptions } from "../contract/stage.js";
 import type { DecodeOptions } from "../decode/stage.js";
+import type { PresentOptions } from "../fence/present.js";
 import type { IntakeOptions } from "../intake/route.js";
 import type { KeepOptions } from "../keep/stage.js";
 import type { MetaOptions } from "../pipeline/meta.js";
@@ -26,6 +27,8 @@ export interface Slices {
   readonly render: Omit<RenderOptions, "records"> & {
     readonly records: Omit<RenderOptions["records"], "clean" | "cursor">;
   };
+  /** The last redaction pass, spotlighting and the fence (its form follows the budget). */
+  readonly present: Omit<PresentOptions, "form">;
 }
 
 /**
@@ -34,7 +37,15 @@ export interface Slices {
  */
 export function sliceOptions(o: CompiledOptions): Slices {
   const capacity = o.capacity;
+  const redactor = o.redactor;
   return {
+    present: {
+      redact: redactor ? (text) => redactor(text).text : undefined,
+      spotlight: o.spotlight,
+      datamark: o.datamark,
+      untrusted: o.untrusted,
+      tool: o.tool,
+    },
     intake: { maxBytes: o.maxBytes, contentType: o.contentType, format: o.format },
     decode: {
       lineCap: Math.min(16384, Math.max(256, o.maxTokens * 2)),

@@ -151,6 +151,17 @@ export const NESTING_MARKER = "[airlock: nesting omitted]";
 /** The key an outline of a record too large to show stands under. */
 export const OUTLINE_KEY = "[airlock: record too large, outline]";
 
+/**
+ * A result none of whose text fits the budget (not even fenced): what it was, in airlock's
+ * words and plain integers, so it needs no fence.
+ *
+ *   [airlock: result not shown (budget 12 tokens): 48213 lines, 2097152 bytes; command exited with code 2]
+ */
+export function notShownMarker(what: string, budget: number | undefined): string {
+  const why = budget === undefined ? "" : ` (budget ${budget} tokens)`;
+  return `[airlock: result not shown${why}: ${what}]`;
+}
+
 /** What is left when not even one line or record fits the budget: the longest first. */
 export const OMITTED_NOTICES: readonly string[] = [
   "[airlock: result omitted: it does not fit maxTokens]",

@@ -4,6 +4,7 @@
  * not a chain of nested calls.
  */
 import type { RunFacts } from "./facts.js";
+import type { InputSample } from "./sample.js";
 
 /** Why a read was stopped by the host: its `abortSignal`, or `timeoutMs`. */
 export type StopReason = "aborted" | "timeout";
@@ -27,6 +28,8 @@ export interface RunContext {
   readonly facts: RunFacts;
   /** The host's way to stop the run (`abortSignal`, `timeoutMs`): readers end with what they have. */
   readonly stopper?: Stopper;
+  /** Where intake copies the first bytes of each source, for telemetry's "tokens before". */
+  readonly sample?: InputSample;
 }
 
 /** One stage: compiled once from its own slice of the options, run once per result. */

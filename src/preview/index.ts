@@ -89,8 +89,9 @@ const PREVIEW_ATTRS = [
 
 const MODES: ReadonlySet<string> = new Set(["auto", "preformatted", "markdown"]);
 
+/** The fence's opening line, full (source, 16 hex digits) or compact (small budgets: 9 digits). */
 const FENCE_OPEN =
-  /^<untrusted-data source="tool:([A-Za-z0-9_.:/@-]{1,64})" boundary="([0-9a-f]{16})">$/;
+  /^<untrusted-data(?: source="tool:([A-Za-z0-9_.:/@-]{1,64})")? boundary="([0-9a-f]{16}|[0-9]{9})">$/;
 
 /**
  * Renders a shaped result (or any text) as safe HTML for a UI: preformatted for logs, command
@@ -119,7 +120,8 @@ export function renderPreview(input: Shaped | string, options: PreviewOptions = 
     lines.length >= 2 &&
     lines[lines.length - 1] === `</untrusted-data boundary="${open[2]}">`
   ) {
-    tool = open[1];
+    // The compact fence names no source: the result's own meta does.
+    tool = open[1] ?? shaped?.meta.tool ?? "tool";
     text = lines.slice(1, -1).join("\n");
   }
   const chosen = chooseMode(shaped, text, mode);

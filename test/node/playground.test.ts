@@ -11,6 +11,7 @@ import { build, type PreviewServer, preview } from "vite";
 import { afterAll, describe, expect, it } from "vitest";
 import { catalog } from "../../demo/catalog.ts";
 import { PLAYGROUND_CSP } from "../../demo/csp.ts";
+import { ceilingOf } from "../../src/index.js";
 import { CHROMIUM_LAUNCH } from "../helpers/chromium.js";
 import { setupOrFail } from "../helpers/setup.js";
 
@@ -201,6 +202,16 @@ describe("playground (built, served under its CSP, in Chromium)", () => {
     const small = await shaped(() => page.fill("#budget", "200"));
     expect(small.budget).toBe(200);
     expect(small.tokens).toBeLessThanOrEqual(200);
+    // The attacker's ceiling for the options in use, as the library computes it.
+    const ceilingShown = async () =>
+      Number(
+        /at most ([\d,]+) tokens/
+          .exec((await page.textContent("#ceiling")) ?? "")?.[1]
+          ?.replace(/,/g, ""),
+      );
+    expect(await ceilingShown()).toBe(
+      (await ceilingOf({ maxTokens: 200, tool: "npm_test" })).tokens,
+    );
     const large = await shaped(() => page.fill("#budget", "3000"));
     expect(large.budget).toBe(3000);
     expect(large.tokens).toBeLessThanOrEqual(3000);
@@ -211,6 +222,7 @@ describe("playground (built, served under its CSP, in Chromium)", () => {
     expect(cl100k.tokens).toBeLessThanOrEqual(3000);
     const unfenced = await shaped(() => page.uncheck("#untrusted"));
     expect(unfenced.text).not.toContain("<untrusted-data");
+    expect(await ceilingShown()).toBe(3000);
     await shaped(() => page.check("#untrusted"));
     await shaped(() => page.selectOption("#tokenizer", "o200k_base"));
     await shaped(() => page.fill("#budget", "600"));

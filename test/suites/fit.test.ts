@@ -77,7 +77,10 @@ describe("fit: the budget is exact", () => {
       { stdout: "a\nb\nc\n".repeat(100), stderr: "boom", exitCode: 3 },
       { untrusted: false, tokenizer: chars, maxTokens: 128 },
     );
-    expect(shaped.text).toContain("[airlock: result omitted: it does not fit maxTokens]");
+    // A bare notice gives way to the one-line summary, which says how the command ended.
+    expect(shaped.text).toMatch(
+      /^\[airlock: result not shown \(budget 128 tokens\): 301 lines, \d+ bytes; command exited with code 3\]$/,
+    );
     expect(shaped.text.length).toBeLessThanOrEqual(128);
     expect(shaped.meta.truncated).toBe(true);
     expect(shaped.meta.omittedLines).toBe(301);

@@ -1,0 +1,160 @@
+/**
+ * The facts of one call, in numbers, read from the result it produced (`meta`), the sizes the
+ * input had before (`before.ts`), and which records were shown. Only numbers, positions, rule
+ * ids, stable codes and the host's tool name go in: a value that came from the tool (a line, a
+ * key, a template, a MIME type, a message) never does, so a hook can ship this anywhere.
+ */
+import type { KeptInput } from "../keep/stage.js";
+import type { Shaped, ShapedTelemetry, TelemetryCut } from "../pipeline/shaped.js";
+import { shownInOrder } from "../render/records.js";
+import type { Before } from "./before.js";
+
+export interface CallFacts {
+  readonly before: Before;
+  /** `performance.now()` when the call started reading. */
+  readonly started: number;
+  readonly kept: KeptInput;
+}
+
+/**
+ * @example
+ * const shaped = withTelemetry(await finish(prepared), { before, started, kept });
+ */
+export function withTelemetry(shaped: Shaped, call: CallFacts, now = performance.now()): Shaped {
+  return { ...shaped, meta: { ...shaped.meta, telemetry: telemetryOf(shaped, call, now) } };
+}
+
+function telemetryOf(shaped: Shaped, call: CallFacts, now: number): ShapedTelemetry {
+  const { meta, text } = shaped;
+  const records = meta.records;
+  const isRecords = records?.shape === "records";
+  const found = records
+    ? (records.evidence ?? records.errors)
+    : meta.sections.reduce((n, s) => n + s.evidenceLines, 0);
+  const kept = records
+    ? (records.evidenceShown ?? records.errorsShown)
+    : meta.sections.reduce((n, s) => n + s.keptEvidenceLines, 0);
+  const templates = numbersOnly((meta as { readonly evidence?: unknown }).evidence, 0);
+  return deepFreeze({
+    ...(meta.tool !== undefined ? { tool: meta.tool } : {}),
+    status: shaped.status,
+    kind: meta.kind,
+    ...(meta.format !== undefined ? { format: meta.format } : {}),
+    before: {
+      tokens: call.before.tokens,
+      bytes: call.before.bytes,
+      lines: meta.lines,
+      ...(isRecords ? { records: records.total } : {}),
+      estimated: call.before.estimated,
+    },
+    after: {
+      tokens: meta.tokens,
+      bytes: new TextEncoder().encode(text).byteLength,
+      lines: meta.sections.reduce((n, s) => n + s.keptLines, 0),
+      ...(isRecords ? { records: records.shown } : {}),
+    },
+    maxTokens: meta.maxTokens,
+    truncated: meta.truncated,
+    cuts: [...meta.cuts.map(cutOf), ...(isRecords ? recordCuts(call.kept, records) : [])],
+    evidence: {
+      found,
+      kept,
+      cut: Math.max(0, found - kept),
+      ...(templates !== undefined ? { templates } : {}),
+    },
+    redactions: { count: meta.redactions?.count ?? 0, rules: { ...meta.redactions?.rules } },
+    invisible: meta.invisible?.count ?? 0,
+    ms: Math.max(0, Math.round(now - call.started)),
+    ...(meta.error ? { error: meta.error.code } : {}),
+  });
+}
+
+/** Frozen all the way down: a hook that writes to what it was given changes no one's `meta`. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** A cut without the text it may carry: a binary part's MIME type can come from the tool. */
+function cutOf(cut: Shaped["meta"]["cuts"][number]): TelemetryCut {
+  return cut.kind === "binary"
+    ? { kind: "binary", section: cut.section, bytes: cut.bytes }
+    : { ...cut };
+}
+
+/** The positions of the records not shown, as ranges (bounded by the records shown, plus one). */
+function recordCuts(
+  kept: KeptInput,
+  records: { readonly total: number; readonly shown: number },
+): TelemetryCut[] {
+  const total = records.total;
+  if (records.shown >= total) return [];
+  const shown = kept.view
+    ? shownInOrder(kept.view, records.shown)
+        .map((u) => u.index)
+        .sort((a, b) => a - b)
+    : [];
+  const cuts: TelemetryCut[] = [];
+  let from = 1;
+  for (const at of [...shown, total + 1]) {
+    if (at > from) cuts.push({ kind: "records", from, to: at - 1, count: at - from, of: total });
+    from = Math.max(from, at + 1);
+  }
+  return cuts;
+}
+
+/**
+ * Keys of `meta.evidence` that telemetry copies: generic names of counts and positions. A key
+ * outside the list may be tool text (a report keyed by template), so it is left out.
+ */
+const EVIDENCE_KEYS = new Set([
+  "count",
+  "counts",
+  "total",
+  "found",
+  "kept",
+  "shown",
+  "cut",
+  "omitted",
+  "dropped",
+  "evicted",
+  "severity",
+  "level",
+  "first",
+  "last",
+  "from",
+  "to",
+  "at",
+  "index",
+  "id",
+  "lines",
+  "positions",
+  "ranges",
+  "templates",
+  "rare",
+  "severe",
+  "repeats",
+]);
+
+/**
+ * A copy of a value with every string, and every key not in `EVIDENCE_KEYS`, removed: what the
+ * evidence engine reports per template, without the templates' text.
+ */
+function numbersOnly(value: unknown, depth: number): unknown {
+  if (typeof value === "number" || typeof value === "boolean") return value;
+  if (value === null || typeof value !== "object" || depth > 6) return undefined;
+  if (Array.isArray(value)) {
+    const items = value.slice(0, 256).map((v) => numbersOnly(v, depth + 1));
+    return items.some((v) => v !== undefined) ? items.filter((v) => v !== undefined) : undefined;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value).slice(0, 64)) {
+    if (!EVIDENCE_KEYS.has(key)) continue;
+    const kept = numbersOnly(v, depth + 1);
+    if (kept !== undefined) out[key] = kept;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
