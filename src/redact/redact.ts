@@ -1,29 +1,65 @@
 import { AirlockError } from "../errors.js";
+import { foldView } from "./confusables.js";
+import {
+  type EncodedJudge,
+  findKubernetesData,
+  findNamedSecrets,
+  findSmtpAuth,
+  isPlainDataName,
+} from "./detectors.js";
+import { asText, decodeBase64, isPublicMaterial } from "./encoded.js";
+import {
+  entropy,
+  isExample,
+  isPublicName,
+  isRepeatedPlaceholder,
+  looksSecret,
+  PLACEHOLDER_VALUES,
+} from "./judge.js";
+import { findEncodedKeys, findJwkKeys, findPrivateKeys, findPuttyKeys } from "./keys.js";
 import { createKeywordScanner, type Keyword } from "./keywords.js";
 import { PATH_RULES, PII_RULES, tenantRule } from "./optional.js";
-import { EXAMPLE_VALUES, PLACEHOLDER_VALUES, SECRET_RULES, type SecretRule } from "./rules.js";
+import { ASSIGN } from "./rules/format.js";
+import { SECRET_RULES, type SecretRule } from "./rules.js";
+import type { Finding, RedactState, Span } from "./spans.js";
+import { isTokenChar } from "./tokens.js";
+import { cutView, redrawRegions, spanInText, type View, wrapRegions } from "./views.js";
 
-/** Where a secret was found: the rule and the span in the input. Never the value. */
-export interface Finding {
-  readonly rule: string;
-  readonly start: number;
-  readonly end: number;
-}
+export type { Finding, RedactState, Span } from "./spans.js";
+export { isTokenChar } from "./tokens.js";
 
 export interface Redacted {
   readonly text: string;
   readonly findings: readonly Finding[];
 }
 
+/** Values a rule lets through: exact strings, or patterns tested against the whole value. */
+export type AllowList = readonly (string | RegExp)[];
+
 export interface RedactOptions {
   /** Extra rules, checked like the built-in ones. */
   readonly rules?: readonly SecretRule[];
   /** Built-in rule ids to turn off. */
   readonly disable?: readonly string[];
+  /**
+   * Values each rule lets through, by rule id (`"*"`: every rule): an exact value, or a RegExp
+   * tested against the value a rule found (its `g` and `y` flags are dropped). For test fixtures
+   * and public tokens a host knows: `{ jwt: [/^eyJhbGciOiJub25l/], "*": ["sk-test-fixture-…"] }`.
+   */
+  readonly allow?: { readonly [ruleId: string]: AllowList };
   /** Exact values the host knows are secret (its own environment); at least 6 characters each. */
   readonly knownValues?: readonly string[];
-  /** Keep keys that vendors publish as documentation examples (`AKIAIOSFODNN7EXAMPLE`). Default false. */
+  /**
+   * Keep keys that vendors publish as documentation examples (`AKIAIOSFODNN7EXAMPLE`, the
+   * jwt.io token, keys AWS marks with `EXAMPLE`). Default false.
+   */
   readonly keepExamples?: boolean;
+  /**
+   * Keep placeholders made of one character repeated after a format's prefix
+   * (`AKIAXXXXXXXXXXXXXXXX`, `ghp_000…`, `sk_live_xxxx…`): documentation and templates, never a
+   * key. Default true.
+   */
+  readonly keepPlaceholders?: boolean;
   /**
    * Redact the user in home directory paths (`/home/alice`, `/Users/alice`, `C:\Users\alice`), and
    * with `roots`, the segment after each given prefix (tenant paths such as `/srv/tenants/`).
@@ -50,28 +86,76 @@ function optionalRules(options: RedactOptions): SecretRule[] {
   return out;
 }
 
+interface CompiledAllow {
+  readonly literals: ReadonlySet<string>;
+  readonly patterns: readonly RegExp[];
+}
+
+/** Checks and copies the allow-lists once: literals in a set, patterns without state. */
+function compileAllow(allow: RedactOptions["allow"]): Map<string, CompiledAllow> {
+  const out = new Map<string, CompiledAllow>();
+  if (allow === undefined) return out;
+  if (typeof allow !== "object" || allow === null) {
+    throw new AirlockError("options/invalid", "redact: allow must map rule ids to value lists");
+  }
+  for (const [rule, list] of Object.entries(allow)) {
+    if (!Array.isArray(list)) {
+      throw new AirlockError("options/invalid", `redact: allow["${rule}"] must be a list`);
+    }
+    const literals = new Set<string>();
+    const patterns: RegExp[] = [];
+    for (const item of list as unknown[]) {
+      if (typeof item === "string") literals.add(item);
+      else if (item instanceof RegExp) {
+        // A shared RegExp with `g` or `y` keeps a lastIndex between tests: drop those flags.
+        patterns.push(new RegExp(item.source, item.flags.replace(/[gy]/g, "")));
+      } else {
+        throw new AirlockError(
+          "options/invalid",
+          `redact: allow["${rule}"] holds a ${typeof item}; only strings and RegExps`,
+        );
+      }
+    }
+    out.set(rule, { literals, patterns });
+  }
+  return out;
+}
+
 /** The structural detectors, each run only on text holding one of its markers. */
-type Gate = "pem" | "named" | "jwk" | "encoded";
+type Gate = "pem" | "named" | "jwk" | "encoded" | "kube" | "smtp" | "putty";
 const GATES: ReadonlyArray<readonly [string, boolean, Gate]> = [
   ["-----BEGIN ", false, "pem"],
   ["-----END ", false, "pem"],
   ["value", true, "named"],
   ['"kty"', false, "jwk"],
   ["LS0tLS1CRUdJTi", false, "encoded"],
+  ["data:", true, "kube"],
+  ['data":', true, "kube"],
+  ["UGFzc3dvcmQ6", false, "smtp"],
+  ["auth plain", true, "smtp"],
+  ["Private-Lines:", false, "putty"],
 ];
+/** The detector each gate runs, for `disable`. */
+const GATE_RULE: Record<Gate, string> = {
+  pem: "private_key",
+  named: "named_secret",
+  jwk: "jwk_private_key",
+  encoded: "private_key",
+  kube: "kubernetes_secret_data",
+  smtp: "smtp_auth",
+  putty: "private_key",
+};
 
 /** A compiled redactor: rules are compiled once, the function is pure. */
 export type Redactor = (text: string) => Redacted;
 
 interface Compiled {
   readonly rule: SecretRule;
+  /** The rule's place in the list: where rules of one generality find one secret, the first names it. */
+  readonly rank: number;
   readonly pattern: RegExp;
   readonly reject: RegExp | undefined;
 }
-
-/** A PEM block longer than this is not a key (and the search for its end stops here). */
-const MAX_PEM = 64 * 1024;
-const PEM_BEGIN = "-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----";
 
 /** The secret of a match: the rule's group, or the first group after it that took part. */
 function secretOf(m: RegExpExecArray, group: number | undefined): string | undefined {
@@ -80,38 +164,54 @@ function secretOf(m: RegExpExecArray, group: number | undefined): string | undef
   return undefined;
 }
 
-/**
- * Characters of base64url and hex tokens (and with `base64`, of standard base64: `+ / =`, for a
- * value that already holds them; a user name before `/src` is not base64).
- */
-export function isTokenChar(c: number, base64: boolean): boolean {
+/** The assignment between a key name and its value, at the end of the text before the value. */
+const ASSIGN_AT_END = new RegExp(`(?:${ASSIGN})$`);
+const NAME_RUN = /[A-Za-z0-9_.-]*$/;
+const NAME_REACH = 64;
+
+function isNameChar(c: number): boolean {
   return (
     (c >= 48 && c <= 57) ||
     (c >= 65 && c <= 90) ||
     (c >= 97 && c <= 122) ||
     c === 95 ||
     c === 45 ||
-    (base64 && (c === 43 || c === 47 || c === 61))
+    c === 46
   );
 }
 
-/** Shannon entropy in bits a character. */
-function entropy(value: string): number {
-  const counts = new Map<string, number>();
-  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  let bits = 0;
-  for (const n of counts.values()) {
-    const p = n / value.length;
-    bits -= p * Math.log2(p);
-  }
-  return bits;
+/**
+ * The whole key name a keyed match's value belongs to: the name run before the assignment, read
+ * back past the match's start (a match begins at its secret word: `next_page_` before `token`).
+ */
+function keyName(text: string, matchStart: number, valueStart: number): string {
+  const before = text.slice(matchStart, valueStart);
+  const assign = ASSIGN_AT_END.exec(before);
+  const name = before.slice(0, assign === null ? before.length : assign.index);
+  const run = NAME_RUN.exec(name)?.[0] ?? "";
+  if (run.length < name.length) return run;
+  let k = matchStart;
+  while (k > 0 && k > matchStart - NAME_REACH && isNameChar(text.charCodeAt(k - 1))) k--;
+  return text.slice(k, matchStart) + run;
 }
 
+/** Names under which a decoded value that says little by itself is still a secret. */
+const SECRET_WORDISH = /pass|pwd|secret|token|key|auth|cred|private|cert|dsn|connection|api/i;
+
+/** Base64 of random bytes: both cases, a digit, and entropy to match. */
+function looksEncodedRandom(value: string): boolean {
+  return /[0-9]/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value) && entropy(value) >= 3;
+}
+
+/** Text inside an encoded value is searched this deep (a Secret holding a base64 .env, say). */
+const MAX_DEPTH = 1;
+
 /**
- * Compiles a redactor. One prefilter pass finds the keywords of every rule (a literal alternation,
- * fast over ordinary text); each rule then runs only on the lines around its keywords. PEM private
- * keys are found by their BEGIN line and cut to their END line, across lines and in JSON strings
- * with literal `\n`.
+ * Compiles a redactor. One prefilter pass finds the keywords of every rule (an Aho–Corasick
+ * scan, fast over ordinary text); each rule then runs only on the lines around its keywords.
+ * Structural detectors (private keys, name/value pairs, Kubernetes data, SMTP dialogues) run on
+ * text holding their markers. Views see through hard wraps, quoted-printable soft breaks,
+ * carriage-return redraws and look-alike letters in key names.
  *
  * @example
  * const redactEnv = createRedactor({ knownValues: [hostSecrets.dbPassword] });
@@ -122,13 +222,14 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
   const rules = [...SECRET_RULES, ...optionalRules(options), ...(options.rules ?? [])].filter(
     (r) => !disabled.has(r.id),
   );
-  const compiled: Compiled[] = rules.map((rule) => {
-    if (rule.keywords.length === 0) {
+  const compiled: Compiled[] = rules.map((rule, rank) => {
+    if (!Array.isArray(rule.keywords) || rule.keywords.length === 0) {
       throw new AirlockError("options/invalid", `redact: rule "${rule.id}" has no keywords`);
     }
     try {
       return {
         rule,
+        rank,
         pattern: new RegExp(rule.pattern, rule.ignoreCase ? "gi" : "g"),
         reject:
           rule.reject === undefined
@@ -149,7 +250,7 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
   const byKeyword = new Map<string, { keyword: Keyword; rules: Compiled[] }>();
   for (const c of compiled) {
     for (const k of c.rule.keywords) {
-      if (!/^[\x20-\x7e]+$/.test(k)) {
+      if (typeof k !== "string" || !/^[\x20-\x7e]+$/.test(k)) {
         throw new AirlockError(
           "options/invalid",
           `redact: rule "${c.rule.id}" has a keyword that is not printable ASCII`,
@@ -158,7 +259,7 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
       const fold = c.rule.ignoreCase === true;
       const key = `${fold ? "i" : "s"}:${fold ? k.toLowerCase() : k}`;
       const entry = byKeyword.get(key) ?? { keyword: { text: k, fold }, rules: [] };
-      entry.rules.push(c);
+      if (!entry.rules.includes(c)) entry.rules.push(c);
       byKeyword.set(key, entry);
     }
   }
@@ -166,7 +267,11 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
   // holds any, so a piece without them costs no pass of theirs.
   const entries: Array<{ keyword: Keyword; rules: Compiled[]; gate?: Gate }> = [
     ...byKeyword.values(),
-    ...GATES.map(([text, fold, gate]) => ({ keyword: { text, fold }, rules: [], gate })),
+    ...GATES.filter(([, , gate]) => !disabled.has(GATE_RULE[gate])).map(([text, fold, gate]) => ({
+      keyword: { text, fold },
+      rules: [],
+      gate,
+    })),
   ];
   const scanner = createKeywordScanner(entries.map((e) => e.keyword));
   // Values are matched in the text as shaped: NFC, without the line break a file read leaves.
@@ -175,89 +280,265 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     .map((v) => v.trim().normalize("NFC"))
     .filter((v) => v.length >= 6);
   const keepExamples = options.keepExamples ?? false;
+  const keepPlaceholders = options.keepPlaceholders ?? true;
+  const allow = compileAllow(options.allow);
+  const allowAll = allow.get("*");
+
+  const allowed = (rule: string, value: string): boolean => {
+    for (const list of [allow.get(rule), allowAll]) {
+      if (list === undefined) continue;
+      if (list.literals.has(value)) return true;
+      for (const p of list.patterns) if (p.test(value)) return true;
+    }
+    return false;
+  };
+
+  /** What an encoded value holds decides whether it is a secret (see EncodedJudge). */
+  const judgeEncoded = (depth: number): EncodedJudge => {
+    return (name, value, secretDoc) => {
+      const bytes = decodeBase64(value);
+      if (bytes === undefined) return undefined;
+      const plain = asText(bytes);
+      // Binary: key material or a keystore, unless nothing says it is a secret.
+      if (plain === undefined) return bytes.length >= 8 && (secretDoc || SECRET_WORDISH.test(name));
+      const t = plain.trim();
+      if (t === "" || isPublicMaterial(t) || PLACEHOLDER_VALUES.test(t)) return false;
+      if (keepPlaceholders && isRepeatedPlaceholder(t, [])) return false;
+      if (depth < MAX_DEPTH && scan(plain, undefined, depth + 1).length > 0) return true;
+      if (isPlainDataName(name) || isPublicName(name)) return false;
+      if (secretDoc || SECRET_WORDISH.test(name)) return t.length >= 4;
+      return t.length >= 16 && !/\s/.test(t) && looksSecret(t);
+    };
+  };
+
+  /** Whether a pattern's match is a secret: placeholders, allow-lists, key names, values. */
+  const accept = (
+    c: Compiled,
+    value: string,
+    text: string,
+    matchStart: number,
+    valueStart: number,
+    depth: number,
+  ): boolean => {
+    const rule = c.rule;
+    if (PLACEHOLDER_VALUES.test(value)) return false;
+    if (keepPlaceholders && isRepeatedPlaceholder(value, rule.keywords)) return false;
+    if (c.reject?.test(value)) return false;
+    if (keepExamples && isExample(value)) return false;
+    if (allowed(rule.id, value)) return false;
+    if (
+      rule.minEntropy !== undefined &&
+      (entropy(value) < rule.minEntropy || /^\d+$/.test(value))
+    ) {
+      return false;
+    }
+    if (rule.keyed) {
+      const name = keyName(text, matchStart, valueStart);
+      if (isPublicName(name)) return false;
+      if (rule.encoded === "base64") {
+        const bytes = decodeBase64(value);
+        // Not text inside: a hash, an identifier or raw key bytes. Only a value with the variety
+        // of encoded random bytes (both cases and a digit) is taken for key material.
+        if (bytes === undefined || asText(bytes) === undefined) return looksEncodedRandom(value);
+        return judgeEncoded(depth)(name, value, false) === true;
+      }
+      if (!looksSecret(value)) return false;
+    }
+    return true;
+  };
+
+  const runRule = (
+    c: Compiled,
+    text: string,
+    from: number,
+    to: number,
+    spans: Span[],
+    depth: number,
+  ) => {
+    const region = text.slice(from, to);
+    // The position is kept here, not in the shared pattern: judging an encoded value searches
+    // the decoded text with the same patterns, which would move their lastIndex under us.
+    let next = 0;
+    for (;;) {
+      c.pattern.lastIndex = next;
+      const m = c.pattern.exec(region);
+      if (m === null) break;
+      next = m[0].length === 0 ? c.pattern.lastIndex + 1 : c.pattern.lastIndex;
+      if (m[0].length === 0) continue;
+      const value = secretOf(m, c.rule.group);
+      if (value === undefined || value === "") continue;
+      const offset = c.rule.group !== undefined ? m[0].lastIndexOf(value) : 0;
+      const start = from + m.index + offset;
+      if (!accept(c, value, text, from + m.index, start, depth)) continue;
+      // A value longer than its pattern's bound goes on: take the rest of its run too, so
+      // no tail of a long secret is left behind (and the scan resumes after it).
+      let end = start + value.length;
+      const base64 = /[+/]/.test(value);
+      while (end < to && isTokenChar(text.charCodeAt(end), base64)) end++;
+      if (end > start + value.length) next = end - from;
+      spans.push({
+        rule: c.rule.id,
+        start,
+        end,
+        from: from + m.index,
+        generality: c.rule.generality ?? 0,
+        rank: c.rank,
+      });
+    }
+  };
+
+  /**
+   * Every span the rules and detectors find in `text` (unmerged). At depth 0 the views are
+   * searched too; inside a view or a decoded value they are not (each view is already a joined or
+   * folded copy, and one level of it is enough).
+   */
+  function scan(text: string, state: RedactState | undefined, depth: number): Span[] {
+    const spans: Span[] = [];
+    // Lines with keyword hits, and the rules their keywords call for: each rule then runs once
+    // over each such line, however many hits the line has (so the work stays linear).
+    const lines = new Map<number, { end: number; rules: Set<Compiled> }>();
+    let lineStart = 0;
+    let lineEnd = -1;
+    let line: { end: number; rules: Set<Compiled> } | undefined;
+    const seen = new Set<Gate>();
+    const wide = scanner.scan(text, (at, id) => {
+      const entry = entries[id];
+      if (entry?.gate !== undefined) {
+        seen.add(entry.gate);
+        return;
+      }
+      // A keyword holds no line break, so hits never go back to an earlier line.
+      if (at > lineEnd) {
+        lineStart = text.lastIndexOf("\n", at) + 1;
+        lineEnd = text.indexOf("\n", at);
+        if (lineEnd === -1) lineEnd = text.length;
+        line = lines.get(lineStart);
+        if (line === undefined) {
+          line = { end: lineEnd, rules: new Set() };
+          lines.set(lineStart, line);
+        }
+      }
+      for (const c of entry?.rules ?? []) line?.rules.add(c);
+    });
+    for (const [start, { end, rules }] of lines) {
+      for (const c of rules) runRule(c, text, start, end, spans, depth);
+    }
+    if (seen.has("pem") || (state?.pem ?? 0) > 0) findPrivateKeys(text, spans, state);
+    if (seen.has("named")) findNamedSecrets(text, spans);
+    if (seen.has("jwk")) findJwkKeys(text, spans);
+    if (seen.has("encoded")) findEncodedKeys(text, spans);
+    if (seen.has("kube")) findKubernetesData(text, spans, judgeEncoded(depth));
+    if (seen.has("smtp")) findSmtpAuth(text, spans);
+    if (seen.has("putty")) findPuttyKeys(text, spans);
+    for (const value of known) {
+      for (let i = text.indexOf(value); i !== -1; i = text.indexOf(value, i + value.length)) {
+        spans.push({ rule: "known_value", start: i, end: i + value.length, generality: 0 });
+      }
+    }
+    if (depth === 0) searchViews(text, lines, wide, spans);
+    return spans;
+  }
+
+  /**
+   * Spans found in a view, moved to the text; only those the view made whole are kept. `cut`
+   * turns down a span that crosses a seam where the text already had a complete match ending.
+   */
+  const inView = (view: View, spans: Span[], cut?: (start: number, end: number) => boolean) => {
+    for (const s of scan(view.text, undefined, 1)) {
+      const span = spanInText(view, s.start, s.end);
+      if (span === undefined || cut?.(span.start, span.end)) continue;
+      const from = s.from === undefined ? undefined : view.at[s.from];
+      spans.push({
+        rule: s.rule,
+        generality: s.generality,
+        ...(s.rank !== undefined ? { rank: s.rank } : {}),
+        ...span,
+        ...(from !== undefined && from < span.start ? { from } : {}),
+      });
+    }
+  };
+
+  /** True when a piece of text holds a keyword of some rule (not only a detector's marker). */
+  const hasKeyword = (text: string): boolean => {
+    let found = false;
+    scanner.scan(text, (_at, id) => {
+      if (entries[id]?.gate === undefined) found = true;
+    });
+    return found;
+  };
+
+  function searchViews(
+    text: string,
+    lines: ReadonlyMap<number, unknown>,
+    wide: number,
+    spans: Span[],
+  ): void {
+    // Carriage-return redraws: the key before a return, the value after it.
+    if (text.indexOf("\r") !== -1) {
+      for (const r of redrawRegions(text)) {
+        if (lines.has(r.lines[0] as number)) inView(cutView(text, r.from, r.to, r.removals), spans);
+      }
+    }
+    // Hard wraps and soft breaks: a region is searched when one of its lines had a keyword, or
+    // when a keyword was cut by one of its breaks. A line that already ends in a complete match
+    // is not continued by the next one: a token that ends where its line does is whole, and the
+    // next line's first word is not its tail (this leaves at most the tail of a token longer
+    // than its format's minimum, cut after that minimum).
+    if (text.indexOf("\n") !== -1) {
+      let ends: Set<number> | undefined;
+      for (const r of wrapRegions(text)) {
+        let gated = r.lines.some((start) => lines.has(start));
+        for (let k = 0; !gated && k < r.removals.length; k++) {
+          const cut = r.removals[k] as { start: number; end: number };
+          gated = hasKeyword(
+            text.slice(Math.max(r.from, cut.start - 24), cut.start) +
+              text.slice(cut.end, cut.end + 24),
+          );
+        }
+        if (!gated) continue;
+        ends ??= new Set(spans.map((s) => s.end));
+        const complete = ends;
+        inView(cutView(text, r.from, r.to, r.removals), spans, (start, end) =>
+          r.removals.some((cut) => cut.start > start && cut.start < end && complete.has(cut.start)),
+        );
+      }
+    }
+    // Look-alike letters and invisibles in key names: lines with non-ASCII characters.
+    if (wide > 0) {
+      for (let at = nextWide(text, 0); at !== -1; ) {
+        const start = text.lastIndexOf("\n", at) + 1;
+        let end = text.indexOf("\n", at);
+        if (end === -1) end = text.length;
+        at = nextWide(text, end);
+        for (let from = start; from < end; from += FOLD_WINDOW - FOLD_OVERLAP) {
+          const to = Math.min(end, from + FOLD_WINDOW);
+          const view = foldView(text, from, to);
+          if (view !== undefined && hasKeyword(view.text)) inView(view, spans);
+          if (to === end) break;
+        }
+      }
+    }
+  }
 
   const engine: Engine = {
     find(text: string, state?: RedactState): Span[] {
-      const spans: Span[] = [];
-      // Lines with keyword hits, and the rules their keywords call for: each rule then runs once
-      // over each such line, however many hits the line has (so the work stays linear).
-      const lines = new Map<number, { end: number; rules: Set<Compiled> }>();
-      const runRule = (c: Compiled, from: number, to: number) => {
-        const region = text.slice(from, to);
-        c.pattern.lastIndex = 0;
-        for (let m = c.pattern.exec(region); m !== null; m = c.pattern.exec(region)) {
-          if (m[0].length === 0) {
-            c.pattern.lastIndex++;
-            continue;
-          }
-          const value = secretOf(m, c.rule.group);
-          if (value === undefined || value === "") continue;
-          if (PLACEHOLDER_VALUES.test(value)) continue;
-          if (c.reject?.test(value)) continue;
-          if (keepExamples && EXAMPLE_VALUES.has(value)) continue;
-          if (
-            c.rule.minEntropy !== undefined &&
-            (entropy(value) < c.rule.minEntropy || /^\d+$/.test(value))
-          ) {
-            continue;
-          }
-          const offset = c.rule.group !== undefined ? m[0].lastIndexOf(value) : 0;
-          const start = from + m.index + offset;
-          // A value longer than its pattern's bound goes on: take the rest of its run too, so
-          // no tail of a long secret is left behind (and the scan resumes after it).
-          let end = start + value.length;
-          const base64 = /[+/]/.test(value);
-          while (end < to && isTokenChar(text.charCodeAt(end), base64)) end++;
-          if (end > start + value.length) c.pattern.lastIndex = end - from;
-          spans.push({
-            rule: c.rule.id,
-            start,
-            end,
-            from: from + m.index,
-            generality: c.rule.generality ?? 0,
-          });
-        }
-      };
-      let lineStart = 0;
-      let lineEnd = -1;
-      let line: { end: number; rules: Set<Compiled> } | undefined;
-      const seen = new Set<Gate>();
-      scanner.scan(text, (at, id) => {
-        const entry = entries[id];
-        if (entry?.gate !== undefined) {
-          seen.add(entry.gate);
-          return;
-        }
-        // A keyword holds no line break, so hits never go back to an earlier line.
-        if (at > lineEnd) {
-          lineStart = text.lastIndexOf("\n", at) + 1;
-          lineEnd = text.indexOf("\n", at);
-          if (lineEnd === -1) lineEnd = text.length;
-          line = lines.get(lineStart);
-          if (line === undefined) {
-            line = { end: lineEnd, rules: new Set() };
-            lines.set(lineStart, line);
-          }
-        }
-        for (const c of entry?.rules ?? []) line?.rules.add(c);
-      });
-      for (const [start, { end, rules }] of lines) for (const c of rules) runRule(c, start, end);
-      if (seen.has("pem") || (state?.pem ?? 0) > 0) findPrivateKeys(text, spans, state);
-      if (seen.has("named") && !disabled.has("named_secret")) findNamedSecrets(text, spans);
-      if (seen.has("jwk") && !disabled.has("jwk_private_key")) findJwkKeys(text, spans);
-      if (seen.has("encoded") && !disabled.has("private_key")) findEncodedKeys(text, spans);
-      for (const value of known) {
-        for (let i = text.indexOf(value); i !== -1; i = text.indexOf(value, i + value.length)) {
-          spans.push({ rule: "known_value", start: i, end: i + value.length, generality: 0 });
-        }
-      }
-      return merge(spans);
+      return merge(scan(text, state, 0));
     },
   };
   const redactText = (text: string): Redacted => apply(text, engine.find(text));
   engines.set(redactText, engine);
   return redactText;
 }
+
+/** Where the next character that is not ASCII is, from `from` on, or -1. */
+function nextWide(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return i;
+  return -1;
+}
+
+/** Lines longer than this are folded in overlapping windows. */
+const FOLD_WINDOW = 16 * 1024;
+const FOLD_OVERLAP = 1024;
 
 /**
  * The redactor behind a `Redactor` function, for the streaming filter: it finds spans (without
@@ -267,12 +548,6 @@ export interface Engine {
   find(text: string, state?: RedactState): Span[];
 }
 
-/** What a streamed redaction remembers between pieces of text. */
-export interface RedactState {
-  /** Characters of an unterminated private key block seen so far; 0 outside one. */
-  pem: number;
-}
-
 const engines = new WeakMap<Redactor, Engine>();
 
 /** The engine of a redactor made by `createRedactor`. */
@@ -280,173 +555,14 @@ export function engineOf(redactor: Redactor): Engine | undefined {
   return engines.get(redactor);
 }
 
-const PEM_END = /-----END ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----/g;
-
 /**
- * Private keys: from a BEGIN line to the matching END line, however many lines (or literal
- * `\n`s) apart. Fails closed: a BEGIN without an END is redacted up to MAX_PEM characters (and,
- * streamed, into the next pieces); an END without a BEGIN (text that starts inside a key) takes
- * the key material before it.
+ * True when `a` names a shared span rather than `b` (which sorts first): it is more specific, or
+ * as specific and the same span found by an earlier rule.
  */
-function findPrivateKeys(text: string, spans: Span[], state: RedactState | undefined): void {
-  let from = 0;
-  if (state !== undefined && state.pem > 0) {
-    PEM_END.lastIndex = 0;
-    const end = PEM_END.exec(text);
-    const stop = end === null ? text.length : end.index + end[0].length;
-    const open = end === null && state.pem + text.length < MAX_PEM;
-    if (stop > 0) {
-      spans.push({ rule: "private_key", start: 0, end: stop, generality: 0, continued: true });
-    }
-    state.pem = open ? state.pem + text.length : 0;
-    if (open) return;
-    from = stop;
-  }
-  const pemBegin = new RegExp(PEM_BEGIN, "g");
-  pemBegin.lastIndex = from;
-  let orphanFrom = from;
-  for (let m = pemBegin.exec(text); m !== null; m = pemBegin.exec(text)) {
-    markOrphanEnds(text, orphanFrom, m.index, spans);
-    const endLine = `-----END ${m[1] ?? ""}PRIVATE KEY`;
-    const end = text.indexOf(endLine, m.index + m[0].length);
-    const stop =
-      end === -1 || end - m.index > MAX_PEM ? Math.min(text.length, m.index + MAX_PEM) : end;
-    // Without an END line the rest of the block (up to the limit) is redacted: fail closed.
-    const close = end === -1 ? stop : text.indexOf("-----", end + endLine.length);
-    const last = Math.min(close === -1 ? stop : close + 5, text.length);
-    spans.push({ rule: "private_key", start: m.index, end: last, generality: 0 });
-    if (state !== undefined && end === -1 && last === text.length) {
-      state.pem = last - m.index;
-    }
-    pemBegin.lastIndex = Math.max(pemBegin.lastIndex, last);
-    orphanFrom = last;
-  }
-  markOrphanEnds(text, orphanFrom, text.length, spans);
-}
-
-/**
- * A `name` field that names a secret and the `value` field after it, on the same line or the
- * next: HAR headers and cookies (`{"name": "Authorization", "value": "Basic …"}`), Kubernetes env
- * (`- name: DB_PASSWORD` then `value: …`), .NET settings (`<add key="ApiKey" value="…" />`),
- * Terraform and CI variable lists.
- */
-const NAMED =
-  /(?:^|[\s{,[<-])["']?(?:name|key)["']?\s*[:=]\s*["']?([A-Za-z0-9_.-]{1,100})["']?[ \t]*,?[ \t]*(?:\r?\n[ \t]*(?:-[ \t]*)?)?["']?value["']?\s*[:=][ \t]*(?:"((?:[^"\\\r\n]|\\.){1,4096})"|'([^'\r\n]{1,4096})'|([^\s"'{[][^\r\n]{0,4095}))/gi;
-const SECRET_NAME =
-  /pass|secret|token|key|auth|cookie|session|sess\b|sid\b|credential|private|signature/i;
-const NOT_SECRET_NAME = /public|_id$|keyid$|\bid$|type$|expir|path$|url$|name$/i;
-
-function findNamedSecrets(text: string, spans: Span[]): void {
-  // Called only when the scan saw "value"; the name field must be there too.
-  if (!/name|key/i.test(text)) return;
-  NAMED.lastIndex = 0;
-  for (let m = NAMED.exec(text); m !== null; m = NAMED.exec(text)) {
-    const name = m[1] ?? "";
-    const quoted = m[4] === undefined;
-    const raw = m[2] ?? m[3] ?? m[4] ?? "";
-    // An unquoted value runs to the end of the line, less trailing spaces.
-    const value = quoted ? raw : raw.trimEnd();
-    if (!SECRET_NAME.test(name) || NOT_SECRET_NAME.test(name)) continue;
-    if (value.length < 6 || PLACEHOLDER_VALUES.test(value) || entropy(value) < 2.5) continue;
-    const end = m.index + m[0].length - (quoted ? 1 : raw.length - value.length);
-    const start = end - value.length;
-    spans.push({ rule: "named_secret", start, end: start + value.length, generality: 2 });
-  }
-}
-
-/** A JWK's private members, near a `"kty"` (before or after it, over several lines). */
-const JWK_PRIVATE = /"(?:d|p|q|dp|dq|qi|k)"\s{0,5}:\s{0,5}"([A-Za-z0-9_-]{16,8192})"/g;
-const JWK_BEFORE = 4096;
-const JWK_AFTER = 16 * 1024;
-
-function findJwkKeys(text: string, spans: Span[]): void {
-  let scanned = 0;
-  for (let at = text.indexOf('"kty"'); at !== -1; at = text.indexOf('"kty"', at + 5)) {
-    const from = Math.max(scanned, at - JWK_BEFORE);
-    const to = Math.min(text.length, at + JWK_AFTER);
-    if (from >= to) continue;
-    JWK_PRIVATE.lastIndex = 0;
-    const window = text.slice(from, to);
-    for (let m = JWK_PRIVATE.exec(window); m !== null; m = JWK_PRIVATE.exec(window)) {
-      const value = m[1] as string;
-      const start = from + m.index + m[0].lastIndexOf(value);
-      spans.push({ rule: "jwk_private_key", start, end: start + value.length, generality: 0 });
-    }
-    scanned = to;
-  }
-}
-
-/** "-----BEGIN" in base64: a key file encoded whole (kubeconfig `client-key-data`, secrets). */
-const ENCODED_BEGIN = "LS0tLS1CRUdJTi";
-const ENCODED_RUN = /[A-Za-z0-9+/=]{0,65536}/y;
-
-function findEncodedKeys(text: string, spans: Span[]): void {
-  for (let at = text.indexOf(ENCODED_BEGIN); at !== -1; at = text.indexOf(ENCODED_BEGIN, at + 1)) {
-    ENCODED_RUN.lastIndex = at;
-    const run = ENCODED_RUN.exec(text)?.[0] ?? "";
-    // Certificates are encoded the same way and are public: decode the header to tell.
-    let header = "";
-    try {
-      header = atob(run.slice(0, 64));
-    } catch {
-      header = "";
-    }
-    if (/PRIVATE KEY/.test(header)) {
-      spans.push({ rule: "private_key", start: at, end: at + run.length, generality: 0 });
-    }
-    at += Math.max(0, run.length - 1);
-  }
-}
-
-/** END lines in `text[from, to)` with no BEGIN before them: the key material before each goes. */
-function markOrphanEnds(text: string, from: number, to: number, spans: Span[]): void {
-  if (text.indexOf("-----END ", from) === -1) return;
-  PEM_END.lastIndex = from;
-  for (let m = PEM_END.exec(text); m !== null && m.index < to; m = PEM_END.exec(text)) {
-    const start = keyMaterialBefore(text, m.index, Math.max(from, m.index - MAX_PEM));
-    spans.push({ rule: "private_key", start, end: m.index + m[0].length, generality: 0 });
-  }
-}
-
-/**
- * Where the whole lines of key material (base64, lines broken by real or literal `\n`) that end
- * at `at` begin. A line with anything else in it is not key material and is not taken.
- */
-function keyMaterialBefore(text: string, at: number, floor: number): number {
-  let start = at;
-  let i = at;
-  while (i > floor) {
-    const c = text.charCodeAt(i - 1);
-    if (c === 10 || c === 13) {
-      start = i;
-      i--;
-    } else if (c === 110 && i - 2 >= floor && text.charCodeAt(i - 2) === 92) {
-      start = i;
-      i -= 2;
-    } else if (c === 34 || c === 39) {
-      // A quote opens the string value that holds the key (JSON, YAML).
-      start = i;
-      break;
-    } else if (isBase64(c)) {
-      i--;
-      if (i === floor) start = floor;
-    } else {
-      break;
-    }
-  }
-  return start;
-}
-
-function isBase64(c: number): boolean {
-  return c !== 95 && c !== 45 && isTokenChar(c, true);
-}
-
-export interface Span extends Finding {
-  readonly generality: number;
-  /** Where the whole match began (its key name, say), when that is before `start`. */
-  readonly from?: number;
-  /** The rest of a private key that began in an earlier piece of a stream (not a new finding). */
-  readonly continued?: boolean;
+function outranks(a: Span, b: Span): boolean {
+  if (a.generality !== b.generality) return a.generality < b.generality;
+  if (a.start !== b.start || a.end !== b.end) return false;
+  return (a.rank ?? Number.MAX_SAFE_INTEGER) < (b.rank ?? Number.MAX_SAFE_INTEGER);
 }
 
 /**
@@ -460,10 +576,11 @@ function merge(spans: Span[]): Span[] {
   for (const s of spans) {
     const last = merged[merged.length - 1];
     if (last !== undefined && s.start < last.end) {
-      const named = s.generality < last.generality ? s : last;
+      const named = outranks(s, last) ? s : last;
       merged[merged.length - 1] = {
         rule: named.rule,
         generality: named.generality,
+        ...(named.rank !== undefined ? { rank: named.rank } : {}),
         start: last.start,
         end: Math.max(last.end, s.end),
         ...(last.continued ? { continued: true } : {}),

@@ -1,6 +1,7 @@
 import { stripAnsi, WHOLE_ESCAPE } from "../decode/normalize.js";
 import { type InvisibleCounts, stripInvisible } from "./invisible.js";
-import { apply, type Engine, isTokenChar, type RedactState, type Span } from "./redact.js";
+import { apply, type Engine, type RedactState, type Span } from "./redact.js";
+import { isTokenChar } from "./tokens.js";
 
 /** What the filter did to a stream, for `meta`. */
 export interface FilterStats {
