@@ -14,6 +14,7 @@
  * present but not labelled, so it counts neither way. Negative items have `secrets: []`.
  */
 import { Buffer } from "node:buffer";
+import { POSITIVES as ENCODED_POSITIVES } from "./corpus/encoded.mjs";
 import {
   ALNUM,
   APPS,
@@ -70,12 +71,21 @@ import {
   urlPassword,
   uuid,
 } from "./corpus/kit.mjs";
+import { NEGATIVES as MORE_NEGATIVES } from "./corpus/lookalikes.mjs";
+import { POSITIVES as PAIR_POSITIVES } from "./corpus/pairs.mjs";
+import { PROVIDER_OPENINGS, POSITIVES as PROVIDER_POSITIVES } from "./corpus/providers.mjs";
+import { MORE_OPENINGS, POSITIVES as MORE_PROVIDER_POSITIVES } from "./corpus/providers-more.mjs";
+import { POSITIVES as QUERY_POSITIVES } from "./corpus/query.mjs";
+import { WRAPPED_OPENINGS, POSITIVES as WRAPPED_POSITIVES } from "./corpus/wrapped.mjs";
 
 /**
  * Fixed openings of formats: a 12-character window of a secret inside one of these is public and
  * is not counted as a leak when it survives.
  */
 export const PUBLIC_PREFIXES = [
+  ...PROVIDER_OPENINGS,
+  ...MORE_OPENINGS,
+  ...WRAPPED_OPENINGS,
   "sk-ant-api03-",
   "pypi-AgEIcHlwaS5vcmc",
   "github_pat_",
@@ -2106,36 +2116,86 @@ ${r.chars(LOWER + DIGITS, 25)}   api_token               2 days ago     2 days a
 
 // ---------------------------------------------------------------------------------------------
 
+/** Positive kinds added from format descriptions (bench/corpus/), after the first corpus's. */
+const MORE_POSITIVES = [
+  ...WRAPPED_POSITIVES,
+  ...ENCODED_POSITIVES,
+  ...QUERY_POSITIVES,
+  ...PAIR_POSITIVES,
+  ...PROVIDER_POSITIVES,
+  ...MORE_PROVIDER_POSITIVES,
+];
+
+/** The kinds added from format descriptions (bench/corpus/), reported apart from the first. */
+export const ADDED_KINDS = new Set([...MORE_POSITIVES, ...MORE_NEGATIVES].map((spec) => spec.kind));
+
 /**
- * Builds the corpus from a seed; the same seed gives the same corpus, byte for byte. A negative
- * form with no random part gives the same text each time: it is kept once.
+ * The token-like runs of a negative item whose forms do not name their look-alikes: maximal runs
+ * of 16+ characters of the base64/hex/id alphabets holding both a letter and a digit (hashes,
+ * ids, digests, keys; not words or paths).
  */
-export function secretCorpus(seed = 1) {
-  const r = createRandom(seed);
-  const positives = [];
-  for (const spec of POSITIVES) {
-    for (let i = 0; i < spec.count; i++) {
-      const item = { kind: spec.kind, ...spec.forms[i % spec.forms.length](r, spec.value(r)) };
-      for (const s of item.secrets) {
-        if (!item.text.includes(s)) {
-          throw new Error(
-            `corpus: ${item.kind}/${item.carrier}: a labelled secret is not in the text`,
-          );
-        }
-      }
-      positives.push(item);
+function derivedLookalikes(text) {
+  const runs = text.match(/[A-Za-z0-9+/=_.-]{16,}/g) ?? [];
+  return [...new Set(runs.filter((run) => /[0-9]/.test(run) && /[A-Za-z]/.test(run)))];
+}
+
+const MIN_FRAGMENT = 12;
+
+/** Throws on a mislabelled item: the corpus must not score what it does not hold. */
+function check(item) {
+  const where = `corpus: ${item.kind}/${item.carrier}`;
+  for (const s of item.secrets) {
+    if (!item.text.includes(s)) throw new Error(`${where}: a labelled secret is not in the text`);
+    if (item.wrapped && s.length < MIN_FRAGMENT) throw new Error(`${where}: a short fragment`);
+  }
+  for (const l of item.lookalikes ?? []) {
+    if (!item.text.includes(l)) throw new Error(`${where}: a look-alike is not in the text`);
+    if (item.secrets.some((s) => s.includes(l) || l.includes(s))) {
+      throw new Error(`${where}: a look-alike overlaps a secret`);
     }
   }
-  const negatives = [];
-  const seen = new Set();
-  for (const spec of NEGATIVES) {
+}
+
+function positivesOf(r, specs, out) {
+  for (const spec of specs) {
+    for (let i = 0; i < spec.count; i++) {
+      const item = { kind: spec.kind, ...spec.forms[i % spec.forms.length](r, spec.value(r)) };
+      check(item);
+      out.push(item);
+    }
+  }
+}
+
+function negativesOf(r, specs, out, seen) {
+  for (const spec of specs) {
     for (let i = 0; i < spec.count; i++) {
       const made = spec.forms[i % spec.forms.length](r);
       if (seen.has(made.text)) continue;
       seen.add(made.text);
-      negatives.push({ kind: spec.kind, ...made, file: LOG, secrets: [] });
+      const lookalikes = made.lookalikes ?? derivedLookalikes(made.text);
+      const item = { kind: spec.kind, ...made, lookalikes, file: LOG, secrets: [] };
+      check(item);
+      out.push(item);
     }
   }
+}
+
+/**
+ * Builds the corpus from a seed; the same seed gives the same corpus, byte for byte. A negative
+ * form with no random part gives the same text each time: it is kept once. The first corpus's
+ * kinds draw from the seed's stream as they always did (their items do not change when kinds are
+ * added); the kinds under bench/corpus/ draw from a second stream of the same seed.
+ */
+export function secretCorpus(seed = 1) {
+  const r = createRandom(seed);
+  const more = createRandom((seed ^ 0x20c0ffee) >>> 0);
+  const positives = [];
+  const negatives = [];
+  const seen = new Set();
+  positivesOf(r, POSITIVES, positives);
+  negativesOf(r, NEGATIVES, negatives, seen);
+  positivesOf(more, MORE_POSITIVES, positives);
+  negativesOf(more, MORE_NEGATIVES, negatives, seen);
   return { positives, negatives };
 }
 

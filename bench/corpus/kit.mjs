@@ -57,6 +57,8 @@ export const digits = (r, n) => `${1 + r.int(9)}${r.chars(DIGITS, n - 1)}`;
 export const b64 = (r, n) => Buffer.from(r.bytes(n)).toString("base64");
 export const b64url = (r, n) => Buffer.from(r.bytes(n)).toString("base64url");
 export const base64Of = (s) => Buffer.from(s).toString("base64");
+/** The base64 characters that encode `s` whatever follows it (its whole 3-byte groups). */
+export const base64Opening = (s) => base64Of(s.slice(0, s.length - (s.length % 3)));
 export const uuid = (r) =>
   `${hex(r, 8)}-${hex(r, 4)}-4${hex(r, 3)}-${r.pick(["8", "9", "a", "b"])}${hex(r, 3)}-${hex(r, 12)}`;
 export const ip = (r) => `10.${r.int(256)}.${r.int(256)}.${1 + r.int(254)}`;
@@ -452,8 +454,10 @@ export const LOG = "output.log";
 
 /**
  * One carrier of a kind. `make(r, value)` returns the text, or `{ text, secrets }` when the
- * labelled secrets are not simply `[value]`. `file` is the name secretlint sees (its GCP rule,
- * for one, reads only `.json` files); tool output that is not a file is `output.log`.
+ * labelled secrets are not simply `[value]` (with `lookalikes`, token-like values beside the
+ * secret that must survive, and `wrapped: true` when the secrets are the fragments of one token
+ * broken across lines). `file` is the name secretlint sees (its GCP rule, for one, reads only
+ * `.json` files); tool output that is not a file is `output.log`.
  */
 export function form(carrier, file, make) {
   return (r, value) => {
@@ -522,13 +526,16 @@ export const pythonFrame = (code) =>
     ),
   );
 
-/** A negative kind whose forms each take the PRNG and return `[carrier, text]`. */
+/**
+ * A negative kind whose forms each take the PRNG and return `[carrier, text]`, or
+ * `[carrier, text, lookalikes]` naming the token-like values in the text that must survive.
+ */
 export const negative = (kind, forms, count = 12) => ({
   kind,
   count,
   forms: forms.map((f) => (r) => {
-    const [carrier, text] = f(r);
-    return { carrier, text };
+    const [carrier, text, lookalikes] = f(r);
+    return lookalikes === undefined ? { carrier, text } : { carrier, text, lookalikes };
   }),
 });
 
