@@ -2144,6 +2144,7 @@ const MIN_FRAGMENT = 12;
 /** Throws on a mislabelled item: the corpus must not score what it does not hold. */
 function check(item) {
   const where = `corpus: ${item.kind}/${item.carrier}`;
+  if (item.wrapped && item.secrets.length < 2) throw new Error(`${where}: a wrap without a break`);
   for (const s of item.secrets) {
     if (!item.text.includes(s)) throw new Error(`${where}: a labelled secret is not in the text`);
     if (item.wrapped && s.length < MIN_FRAGMENT) throw new Error(`${where}: a short fragment`);

@@ -39,7 +39,8 @@ const WIDTHS = [60, 72, 80];
 /**
  * Lays `before + token + after` out as a wrapping device does: lines of `width` columns, each
  * broken line ending in `mark` (a soft-break sign) and each continuation starting with `indent`.
- * Returns the lines and the token's fragments, or undefined when a fragment would be short.
+ * Returns the lines and the token's fragments, or undefined when the token does not break or a
+ * fragment would be short.
  */
 function layout({ before = "", token, after = "", width, indent = "", mark = "" }) {
   const full = `${before}${token}${after}`;
@@ -59,23 +60,29 @@ function layout({ before = "", token, after = "", width, indent = "", mark = "" 
     if (e > s) fragments.push(full.slice(s, e));
     at += take;
   }
-  if (fragments.some((f) => f.length < MIN_FRAGMENT)) return undefined;
+  if (fragments.length < 2 || fragments.some((f) => f.length < MIN_FRAGMENT)) return undefined;
   return { lines, fragments };
 }
 
 /**
- * Wraps at one of `widths` (in random order); when every width leaves a short fragment, the
- * nearest wider column count that does not is used, so the item stays well labelled.
+ * Wraps at one of `widths` (in random order) so that the token breaks into fragments of 12+
+ * characters; when every width leaves a short fragment, the nearest column count that does not
+ * is used, so the item stays well labelled.
  */
 function wrap(r, spec, widths = WIDTHS) {
   for (const width of r.shuffle(widths)) {
     const laid = layout({ ...spec, width });
     if (laid) return { ...laid, width };
   }
-  for (let width = widths[0] + 1; ; width++) {
-    const laid = layout({ ...spec, width });
-    if (laid) return { ...laid, width };
+  for (let d = 1; d <= 24; d++) {
+    for (const width of [widths[0] + d, widths[0] - d]) {
+      const laid = layout({ ...spec, width });
+      if (laid) return { ...laid, width };
+    }
   }
+  throw new Error(
+    `corpus: no width near ${widths[0]} wraps a ${spec.token.length}-character token`,
+  );
 }
 
 /** The long tokens that get wrapped, with the variable they usually sit in. */
