@@ -95,19 +95,20 @@ export function stringDataSecret(r, name, pairs) {
   );
 }
 
-/** `git diff` of a commit that adds `line` to `file` (the diff an agent shows before committing). */
-export function gitDiff(r, file, context, line) {
+/** `git diff` of a commit that adds `line` to `file` between `before` and `after` context lines. */
+export function gitDiff(r, file, before, line, after = []) {
   const n = 10 + r.int(80);
+  const context = before.length + after.length;
   return [
     "$ git diff --cached",
     `diff --git a/${file} b/${file}`,
     `index ${hex(r, 7)}..${hex(r, 7)} 100644`,
     `--- a/${file}`,
     `+++ b/${file}`,
-    `@@ -${n},${context.length} +${n},${context.length + 1} @@`,
-    ...context.slice(0, 1).map((l) => ` ${l}`),
+    `@@ -${n},${context} +${n},${context + 1} @@`,
+    ...before.map((l) => ` ${l}`),
     `+${line}`,
-    ...context.slice(1).map((l) => ` ${l}`),
+    ...after.map((l) => ` ${l}`),
   ].join("\n");
 }
 
@@ -150,7 +151,7 @@ export function commonForms(env, code) {
       chat(r, `it says 401 with the key ${v} — did someone rotate it?`),
     ),
     form("git diff", LOG, (r, v) =>
-      gitDiff(r, `src/${r.pick(APPS)}/client.${code.ext}`, code.context, code.line(v)),
+      gitDiff(r, `src/${r.pick(APPS)}/client.${code.ext}`, code.context, code.line(v), code.after),
     ),
     form("secretsmanager get-secret-value", LOG, (r, v) =>
       secretsManagerGet(r, `prod/${r.pick(APPS)}/${env.toLowerCase()}`, { [env]: v }),

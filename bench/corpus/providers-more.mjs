@@ -35,18 +35,21 @@ const BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
 /** Client code in a few languages, for the `git diff` carrier. */
 const js = (line) => ({
   ext: "ts",
-  context: ["import { request } from './http';", "", "export const client = createClient({"],
+  context: ["import { createClient } from './http';", "", "export const client = createClient({"],
   line: (v) => `  ${line(v)},`,
+  after: ["});"],
 });
 const py = (line) => ({
   ext: "py",
   context: ["import os", "", "def make_client():"],
   line: (v) => `    ${line(v)}`,
+  after: ["    return client"],
 });
 const go = (line) => ({
   ext: "go",
   context: ["package client", "", "func New() *Client {"],
   line: (v) => `\t${line(v)}`,
+  after: ["\treturn &Client{cfg: cfg}", "}"],
 });
 
 /** A provider kind: its own carriers first, then the common ones. */

@@ -105,7 +105,11 @@ const sidekiqCredentials = (r) => `${hex(r, 8)}:${hex(r, 8)}`;
 const genericKey = (r) => (r.chance(0.2) ? uuid(r) : opaque(r).replace(/[!#%^*~+]/g, "x"));
 
 /** Fixed openings of these formats (a surviving window inside one is not a leak). */
-export const PROVIDER_OPENINGS = [`bedrock-api-key-${base64Opening(BEDROCK_URL_OPENING)}`];
+export const PROVIDER_OPENINGS = [
+  `bedrock-api-key-${base64Opening(BEDROCK_URL_OPENING)}`,
+  // The opening every STS session token shares (it rides in presigned URLs and Bedrock keys).
+  "IQoJb3JpZ2luX2Vj",
+];
 
 // ---------------------------------------------------------------------------------------------
 // Kinds
