@@ -16,7 +16,7 @@ import type { Span } from "./spans.js";
 const NAMED =
   /(?:^|[\s{,[<-])["']?(?:name|key)["']?\s*[:=]\s*["']?([A-Za-z0-9_.-]{1,100})["']?[ \t]*,?[ \t]*(?:\r?\n[ \t]*(?:-[ \t]*)?)?["']?value["']?\s*[:=][ \t]*(?:"((?:[^"\\\r\n]|\\.){1,4096})"|'([^'\r\n]{1,4096})'|([^\s"'{[][^\r\n]{0,4095}))/gi;
 const SECRET_NAME =
-  /pass|secret|token|key|auth|cookie|session|sess\b|sid\b|credential|private|signature|pwd/i;
+  /pass|secret|token|key|auth|cookie|session|sess\b|sid\b|\bsig\b|credential|private|signature|pwd/i;
 const NOT_SECRET_NAME = /_id$|keyid$|\bid$|type$|expir|path$|url$|name$/i;
 
 export function findNamedSecrets(text: string, spans: Span[]): void {
@@ -59,11 +59,18 @@ const MAX_ENTRIES = 4096;
  * Secret`), every value is a secret unless it is public (a certificate, a user name, a host) or a
  * placeholder; otherwise only values whose names name a secret, or that hold one, are.
  */
-export function findKubernetesData(text: string, spans: Span[], judge: EncodedJudge): void {
+export function findKubernetesData(
+  text: string,
+  spans: Span[],
+  judge: EncodedJudge,
+  isPlaceholder: (value: string) => boolean,
+): void {
   const secretDoc = SECRET_DOC.test(text);
   const take = (block: string, name: string, value: string, start: number) => {
     const verdict =
-      block === "stringData" ? plainVerdict(name, value, secretDoc) : judge(name, value, secretDoc);
+      block === "stringData"
+        ? !isPlaceholder(value) && plainVerdict(name, value, secretDoc)
+        : judge(name, value, secretDoc);
     if (verdict === true) {
       spans.push({
         rule: "kubernetes_secret_data",
@@ -133,59 +140,4 @@ function plainVerdict(name: string, value: string, secretDoc: boolean): boolean 
   if (isPlainDataName(name) || PLACEHOLDER_VALUES.test(value)) return false;
   if (secretDoc) return value.length >= 4;
   return SECRET_WORD.test(name) && looksSecret(value, 4);
-}
-
-/** SASL's base64 of "Password:", the server's prompt in `AUTH LOGIN`. */
-const PASSWORD_PROMPT = "UGFzc3dvcmQ6";
-const AUTH_PLAIN_ALONE = /\bAUTH[ \t]+PLAIN[ \t]*(?=\\r|\\n|['"]|\r?\n|$)/gi;
-const BASE64_RUN = /[A-Za-z0-9+/]{4,8192}={0,2}/g;
-
-/**
- * The SMTP dialogues that send a password on a line of its own: `AUTH LOGIN` (the line after the
- * server's `334 UGFzc3dvcmQ6`) and `AUTH PLAIN` without an initial response (the line after the
- * server's `334`). Transcripts prefix lines (`C:`, `send: '…'`, `> `), so the blob is the longest
- * base64 run of the line.
- */
-export function findSmtpAuth(text: string, spans: Span[]): void {
-  for (
-    let at = text.indexOf(PASSWORD_PROMPT);
-    at !== -1;
-    at = text.indexOf(PASSWORD_PROMPT, at + 1)
-  ) {
-    const next = text.indexOf("\n", at);
-    if (next !== -1) blobOnLine(text, next + 1, spans);
-  }
-  AUTH_PLAIN_ALONE.lastIndex = 0;
-  for (let m = AUTH_PLAIN_ALONE.exec(text); m !== null; m = AUTH_PLAIN_ALONE.exec(text)) {
-    // The server's 334 is on one of the next two lines; the blob on the line after it.
-    let line = text.indexOf("\n", m.index) + 1;
-    for (let k = 0; k < 2 && line > 0; k++) {
-      const end = text.indexOf("\n", line);
-      const stop = end === -1 ? text.length : end;
-      if (/\b334\b/.test(text.slice(line, Math.min(stop, line + 64)))) {
-        if (end !== -1) blobOnLine(text, end + 1, spans);
-        break;
-      }
-      line = end + 1;
-    }
-  }
-}
-
-function blobOnLine(text: string, start: number, spans: Span[]): void {
-  let end = text.indexOf("\n", start);
-  if (end === -1) end = text.length;
-  const line = text.slice(start, Math.min(end, start + 8192));
-  let best: RegExpExecArray | undefined;
-  BASE64_RUN.lastIndex = 0;
-  for (let m = BASE64_RUN.exec(line); m !== null; m = BASE64_RUN.exec(line)) {
-    if (best === undefined || m[0].length > best[0].length) best = m;
-  }
-  // A server line (`334 …`, `235 2.7.0 Authentication successful`) is not the client's blob.
-  if (best === undefined || best[0].length < 4 || /^\W{0,12}\d{3}[ -]/.test(line)) return;
-  spans.push({
-    rule: "smtp_auth",
-    start: start + best.index,
-    end: start + best.index + best[0].length,
-    generality: 1,
-  });
 }

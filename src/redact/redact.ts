@@ -1,19 +1,32 @@
 import { AirlockError } from "../errors.js";
 import { foldView } from "./confusables.js";
 import {
+  BLOCK_KEYWORDS,
+  ENCODED_TOKEN_KEYWORDS,
+  findCommandOutput,
+  findEncodedTokens,
+  findPgpass,
+  findSecretBlocks,
+  findSnykConfig,
+  PRINTING_KEYWORDS,
+  publicBlocks,
+} from "./context.js";
+import {
   type EncodedJudge,
   findKubernetesData,
   findNamedSecrets,
-  findSmtpAuth,
   isPlainDataName,
 } from "./detectors.js";
+import { findMailLogins, MAIL_KEYWORDS } from "./dialogues.js";
 import { asText, decodeBase64, isPublicMaterial } from "./encoded.js";
 import {
   entropy,
   isExample,
+  isPlaceholderToken,
   isPublicName,
-  isRepeatedPlaceholder,
+  isPublishable,
   looksSecret,
+  normalizeName,
   PLACEHOLDER_VALUES,
 } from "./judge.js";
 import { findEncodedKeys, findJwkKeys, findPrivateKeys, findPuttyKeys } from "./keys.js";
@@ -50,8 +63,9 @@ export interface RedactOptions {
   /** Exact values the host knows are secret (its own environment); at least 6 characters each. */
   readonly knownValues?: readonly string[];
   /**
-   * Keep keys that vendors publish as documentation examples (`AKIAIOSFODNN7EXAMPLE`, the
-   * jwt.io token, keys AWS marks with `EXAMPLE`). Default false.
+   * Keep keys that vendors and RFCs publish as documentation examples (`AKIAIOSFODNN7EXAMPLE`,
+   * the jwt.io token, keys AWS marks with `EXAMPLE`, RFC 7617's `Aladdin:open sesame`): they are
+   * public and never work. Default true; `false` redacts them like any key of their format.
    */
   readonly keepExamples?: boolean;
   /**
@@ -122,7 +136,20 @@ function compileAllow(allow: RedactOptions["allow"]): Map<string, CompiledAllow>
 }
 
 /** The structural detectors, each run only on text holding one of its markers. */
-type Gate = "pem" | "named" | "jwk" | "encoded" | "kube" | "smtp" | "putty";
+type Gate =
+  | "pem"
+  | "named"
+  | "jwk"
+  | "encoded"
+  | "kube"
+  | "mail"
+  | "putty"
+  | "output"
+  | "block"
+  | "b64token"
+  | "sealed"
+  | "pgpass"
+  | "snyk";
 const GATES: ReadonlyArray<readonly [string, boolean, Gate]> = [
   ["-----BEGIN ", false, "pem"],
   ["-----END ", false, "pem"],
@@ -131,9 +158,14 @@ const GATES: ReadonlyArray<readonly [string, boolean, Gate]> = [
   ["LS0tLS1CRUdJTi", false, "encoded"],
   ["data:", true, "kube"],
   ['data":', true, "kube"],
-  ["UGFzc3dvcmQ6", false, "smtp"],
-  ["auth plain", true, "smtp"],
   ["Private-Lines:", false, "putty"],
+  ["encryptedData", false, "sealed"],
+  ["pgpass", true, "pgpass"],
+  ["snyk", true, "snyk"],
+  ...MAIL_KEYWORDS.map((k) => [k, true, "mail"] as const),
+  ...PRINTING_KEYWORDS.map((k) => [k, true, "output"] as const),
+  ...BLOCK_KEYWORDS.map((k) => [k, false, "block"] as const),
+  ...ENCODED_TOKEN_KEYWORDS.map((k) => [k, false, "b64token"] as const),
 ];
 /** The detector each gate runs, for `disable`. */
 const GATE_RULE: Record<Gate, string> = {
@@ -142,8 +174,14 @@ const GATE_RULE: Record<Gate, string> = {
   jwk: "jwk_private_key",
   encoded: "private_key",
   kube: "kubernetes_secret_data",
-  smtp: "smtp_auth",
+  mail: "mail_login",
   putty: "private_key",
+  output: "command_output",
+  block: "secret_block",
+  b64token: "encoded_token",
+  sealed: "public_blocks",
+  pgpass: "pgpass_password",
+  snyk: "snyk_token",
 };
 
 /** A compiled redactor: rules are compiled once, the function is pure. */
@@ -189,10 +227,27 @@ function keyName(text: string, matchStart: number, valueStart: number): string {
   const assign = ASSIGN_AT_END.exec(before);
   const name = before.slice(0, assign === null ? before.length : assign.index);
   const run = NAME_RUN.exec(name)?.[0] ?? "";
-  if (run.length < name.length) return run;
-  let k = matchStart;
-  while (k > 0 && k > matchStart - NAME_REACH && isNameChar(text.charCodeAt(k - 1))) k--;
-  return text.slice(k, matchStart) + run;
+  let k = matchStart + (name.length - run.length);
+  if (run.length === name.length) {
+    while (k > 0 && k > matchStart - NAME_REACH && isNameChar(text.charCodeAt(k - 1))) k--;
+  }
+  const whole = k < matchStart ? text.slice(k, matchStart) + run : run;
+  // Names of two words (`public key:` in `wg show`, `api key =`): the word before counts too.
+  if (text.charCodeAt(k - 1) === 32 && isNameChar(text.charCodeAt(k - 2))) {
+    let w = k - 1;
+    while (w > 0 && w > k - 1 - 24 && isNameChar(text.charCodeAt(w - 1))) w--;
+    return `${text.slice(w, k - 1)} ${whole}`;
+  }
+  return whole;
+}
+
+/** Pagination words in the text before a bare `token` key (a continuation header's JSON). */
+const PAGING_CONTEXT =
+  /continuation|skiptoken|nexttoken|next_token|nextpage|next_page|pagetoken|page_token|cursor|paging|pagination/i;
+
+/** A character right after a value that makes it a template's prefix (`lin_api_<your-key>`). */
+function continuesAsTemplate(c: number): boolean {
+  return c === 60 || c === 123 || c === 36 || c === 91; // < { $ [
 }
 
 /** Names under which a decoded value that says little by itself is still a secret. */
@@ -204,7 +259,7 @@ function looksEncodedRandom(value: string): boolean {
 }
 
 /** Text inside an encoded value is searched this deep (a Secret holding a base64 .env, say). */
-const MAX_DEPTH = 1;
+const MAX_DEPTH = 2;
 
 /**
  * Compiles a redactor. One prefilter pass finds the keywords of every rule (an Aho–Corasick
@@ -279,10 +334,17 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     .filter((v): v is string => typeof v === "string")
     .map((v) => v.trim().normalize("NFC"))
     .filter((v) => v.length >= 6);
-  const keepExamples = options.keepExamples ?? false;
+  const keepExamples = options.keepExamples ?? true;
   const keepPlaceholders = options.keepPlaceholders ?? true;
   const allow = compileAllow(options.allow);
   const allowAll = allow.get("*");
+
+  /** Every rule's keywords: the literal prefixes a placeholder may start with. */
+  const allKeywords = [...new Set(compiled.flatMap((c) => c.rule.keywords))];
+
+  /** A placeholder value: a word like `changeme`, or a token's prefix and a mask. */
+  const isPlaceholder = (value: string): boolean =>
+    PLACEHOLDER_VALUES.test(value) || (keepPlaceholders && isPlaceholderToken(value, allKeywords));
 
   const allowed = (rule: string, value: string): boolean => {
     for (const list of [allow.get(rule), allowAll]) {
@@ -302,14 +364,37 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
       // Binary: key material or a keystore, unless nothing says it is a secret.
       if (plain === undefined) return bytes.length >= 8 && (secretDoc || SECRET_WORDISH.test(name));
       const t = plain.trim();
-      if (t === "" || isPublicMaterial(t) || PLACEHOLDER_VALUES.test(t)) return false;
-      if (keepPlaceholders && isRepeatedPlaceholder(t, [])) return false;
+      if (t === "" || isPublicMaterial(t) || isPlaceholder(t)) return false;
       if (depth < MAX_DEPTH && scan(plain, undefined, depth + 1).length > 0) return true;
       if (isPlainDataName(name) || isPublicName(name)) return false;
       if (secretDoc || SECRET_WORDISH.test(name)) return t.length >= 4;
       return t.length >= 16 && !/\s/.test(t) && looksSecret(t);
     };
   };
+
+  /**
+   * Whether a line a secret-printing command printed is a secret: not a certificate or public
+   * key (in base64 too), not a `kubectl` jsonpath of a public entry (`{.data.ca\.crt}`).
+   */
+  const printedSecret = (value: string, command: string): boolean => {
+    const entry = /\.data\.([\w\\.-]{1,128})/.exec(command)?.[1]?.replace(/\\/g, "");
+    if (entry !== undefined && isPlainDataName(entry)) return false;
+    const bytes = decodeBase64(value);
+    const plain = bytes === undefined ? undefined : asText(bytes);
+    if (plain !== undefined && isPublicMaterial(plain.trim())) return false;
+    if (isPlaceholderToken(value, allKeywords) || PLACEHOLDER_VALUES.test(value)) return false;
+    return looksSecret(value, 8) || looksEncodedRandom(value);
+  };
+
+  /** Whether a base64 blob (standard or URL-safe) decodes to text that holds a secret. */
+  const holdsSecret =
+    (depth: number) =>
+    (blob: string): boolean => {
+      if (depth >= MAX_DEPTH) return false;
+      const bytes = decodeBase64(blob.replace(/-/g, "+").replace(/_/g, "/"));
+      const plain = bytes === undefined ? undefined : asText(bytes);
+      return plain !== undefined && scan(plain, undefined, depth + 1).length > 0;
+    };
 
   /** Whether a pattern's match is a secret: placeholders, allow-lists, key names, values. */
   const accept = (
@@ -322,7 +407,7 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
   ): boolean => {
     const rule = c.rule;
     if (PLACEHOLDER_VALUES.test(value)) return false;
-    if (keepPlaceholders && isRepeatedPlaceholder(value, rule.keywords)) return false;
+    if (keepPlaceholders && isPlaceholderToken(value, rule.keywords)) return false;
     if (c.reject?.test(value)) return false;
     if (keepExamples && isExample(value)) return false;
     if (allowed(rule.id, value)) return false;
@@ -332,9 +417,18 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     ) {
       return false;
     }
+    if (isPublishable(value)) return false;
     if (rule.keyed) {
       const name = keyName(text, matchStart, valueStart);
       if (isPublicName(name)) return false;
+      if (
+        normalizeName(name) === "token" &&
+        PAGING_CONTEXT.test(text.slice(Math.max(0, matchStart - 80), matchStart))
+      ) {
+        return false;
+      }
+      const after = text.charCodeAt(valueStart + value.length);
+      if (continuesAsTemplate(after)) return false;
       if (rule.encoded === "base64") {
         const bytes = decodeBase64(value);
         // Not text inside: a hash, an identifier or raw key bytes. Only a value with the variety
@@ -403,11 +497,9 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     const seen = new Set<Gate>();
     const wide = scanner.scan(text, (at, id) => {
       const entry = entries[id];
-      if (entry?.gate !== undefined) {
-        seen.add(entry.gate);
-        return;
-      }
-      // A keyword holds no line break, so hits never go back to an earlier line.
+      if (entry?.gate !== undefined) seen.add(entry.gate);
+      // A keyword holds no line break, so hits never go back to an earlier line. A detector's
+      // marker counts as a hit for the views' gate (an encoded token wrapped over lines).
       if (at > lineEnd) {
         lineStart = text.lastIndexOf("\n", at) + 1;
         lineEnd = text.indexOf("\n", at);
@@ -427,16 +519,61 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     if (seen.has("named")) findNamedSecrets(text, spans);
     if (seen.has("jwk")) findJwkKeys(text, spans);
     if (seen.has("encoded")) findEncodedKeys(text, spans);
-    if (seen.has("kube")) findKubernetesData(text, spans, judgeEncoded(depth));
-    if (seen.has("smtp")) findSmtpAuth(text, spans);
+    if (seen.has("kube")) findKubernetesData(text, spans, judgeEncoded(depth), isPlaceholder);
+    if (seen.has("mail")) findMailLogins(text, spans);
     if (seen.has("putty")) findPuttyKeys(text, spans);
+    if (seen.has("output")) findCommandOutput(text, spans, printedSecret);
+    if (seen.has("block")) findSecretBlocks(text, spans);
+    if (seen.has("b64token")) findEncodedTokens(text, spans, holdsSecret(depth));
+    if (seen.has("pgpass")) findPgpass(text, spans);
+    if (seen.has("snyk")) findSnykConfig(text, spans);
     for (const value of known) {
       for (let i = text.indexOf(value); i !== -1; i = text.indexOf(value, i + value.length)) {
         spans.push({ rule: "known_value", start: i, end: i + value.length, generality: 0 });
       }
     }
     if (depth === 0) searchViews(text, lines, wide, spans);
-    return spans;
+    let out = spans;
+    // Values public by design (a SealedSecret's ciphertext) are not redacted by their key names.
+    if (seen.has("sealed")) {
+      const shields = publicBlocks(text);
+      if (shields.length > 0) {
+        out = out.filter(
+          (s) => s.generality === 0 || !shields.some(([a, b]) => s.start >= a && s.end <= b),
+        );
+      }
+    }
+    // Examples and allow-listed values stay whichever detector found them.
+    if (keepExamples || allow.size > 0) {
+      out = out.filter((s) => {
+        if (s.continued) return true;
+        const value = text.slice(s.start, s.end);
+        return !(keepExamples && isExample(value)) && !allowed(s.rule, value);
+      });
+    }
+    if (depth === 0) echoes(text, out);
+    return out;
+  }
+
+  /**
+   * Other occurrences of a secret found once (a tool echoing the value it was given: `bundle
+   * config` repeating a credential, an error quoting the password): redacted too. Bounded to
+   * texts the size of a tool result, and to a few dozen values.
+   */
+  function echoes(text: string, spans: Span[]): void {
+    if (spans.length === 0 || text.length > ECHO_TEXT_MAX) return;
+    const values = new Map<string, Span>();
+    for (const s of spans) {
+      if (s.continued || s.end - s.start < ECHO_MIN || values.size >= ECHO_VALUES) continue;
+      const value = text.slice(s.start, s.end);
+      if (!value.includes("\n") && !values.has(value)) values.set(value, s);
+    }
+    for (const [value, s] of values) {
+      for (let i = text.indexOf(value); i !== -1; i = text.indexOf(value, i + value.length)) {
+        if (i === s.start) continue;
+        spans.push({ rule: s.rule, start: i, end: i + value.length, generality: s.generality });
+      }
+    }
   }
 
   /**
@@ -499,7 +636,14 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
         ends ??= new Set(spans.map((s) => s.end));
         const complete = ends;
         inView(cutView(text, r.from, r.to, r.removals), spans, (start, end) =>
-          r.removals.some((cut) => cut.start > start && cut.start < end && complete.has(cut.start)),
+          r.removals.some(
+            (cut) =>
+              cut.start > start &&
+              cut.start < end &&
+              ((!cut.strong && complete.has(cut.start) && tokenRun(text, cut.end) < WEAK_TAIL) ||
+                // A placeholder that ends where its line does is not continued by the next line.
+                isPlaceholderToken(text.slice(start, cut.start), [])),
+          ),
         );
       }
     }
@@ -535,6 +679,30 @@ function nextWide(text: string, from: number): number {
   for (let i = from; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return i;
   return -1;
 }
+
+/**
+ * After a weak seam (equal-length lines at an uncommon width), a match complete at the line's end
+ * is continued only by a next line that starts with at least this many token characters: the
+ * rest of a wrapped token, not a word or a timestamp.
+ */
+const WEAK_TAIL = 16;
+
+/** Length of the run of token characters (base64, `-`, `_`, `.`) at `at`. */
+function tokenRun(text: string, at: number): number {
+  let i = at;
+  while (
+    i < text.length &&
+    i - at < WEAK_TAIL &&
+    (isTokenChar(text.charCodeAt(i), true) || text.charCodeAt(i) === 46)
+  )
+    i++;
+  return i - at;
+}
+
+/** Echoes of a found secret are searched in texts up to this long, for this many values. */
+const ECHO_TEXT_MAX = 1 << 20;
+const ECHO_VALUES = 32;
+const ECHO_MIN = 8;
 
 /** Lines longer than this are folded in overlapping windows. */
 const FOLD_WINDOW = 16 * 1024;

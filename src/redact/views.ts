@@ -100,22 +100,54 @@ const MIN_WRAP = 40;
 /** A quoted-printable line is at most 76 characters, its soft break `=` included. */
 const QP_MAX = 78;
 /** A joined region spans at most this many lines; a longer run is seen in overlapping windows. */
-const REGION_LINES = 32;
+const REGION_LINES = 256;
 const REGION_OVERLAP = 12;
+/** A log line's timestamp, which a wrapped fragment's line starts with too (CI logs). */
+const TIMESTAMP =
+  /^(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?|\[?\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?\]?)[ \t]+/;
+
+export interface Seam extends Removal {
+  /**
+   * The break is surely inside a token: the line is at a common wrap width, or ends in a
+   * soft break or an escaped line break. A weak seam (equal-length lines at another width) does
+   * not continue a match that was already complete at the line's end.
+   */
+  readonly strong: boolean;
+  /** A quoted-printable soft break: the region's `=3D` escapes are decoded too. */
+  readonly qp?: boolean;
+}
 
 export interface Region {
   readonly from: number;
   readonly to: number;
-  readonly removals: readonly Removal[];
+  readonly removals: readonly Seam[];
   /** Line starts in the region, for the caller's keyword gate. */
   readonly lines: readonly number[];
 }
 
+/** Length of the run of spaces and tabs at `at`. */
+function indentAt(text: string, at: number, end: number): number {
+  let i = at;
+  while (i < end && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+  return i - at;
+}
+
+/** Length of a leading timestamp (and the space after it) on the line at `at`, or 0. */
+function stampAt(text: string, at: number, end: number): number {
+  const c = text.charCodeAt(at);
+  if (!((c >= 48 && c <= 57) || c === 91)) return 0;
+  return TIMESTAMP.exec(text.slice(at, Math.min(end, at + 48)))?.[0].length ?? 0;
+}
+
 /**
- * Runs of lines a token may continue across: a full line (one at a common wrap width, or as long
- * as a neighbour of at least MIN_WRAP characters) that ends in a token character, followed by a
- * line that starts with one; or a line that ends in a quoted-printable soft break. Each region
- * holds at most REGION_LINES lines, with the line breaks (and soft breaks) to take out.
+ * Runs of lines a token may continue across, with the breaks to take out:
+ * - a full line (at a common wrap width, or as long as a neighbour of at least MIN_WRAP
+ *   characters) that ends in a token character, and a next line that starts with one, after the
+ *   same indentation (a wrapped, indented paragraph) or the same kind of timestamp (a CI log);
+ * - a quoted-printable soft break (`=` at the end of a line);
+ * - an escaped line break (`\` at the end of a line: a YAML double-quoted scalar, a shell
+ *   continuation), before the next line's indentation.
+ * Each region holds at most REGION_LINES lines.
  */
 export function wrapRegions(text: string): Region[] {
   // Line starts and content ends (a CR before the LF is not content).
@@ -131,21 +163,49 @@ export function wrapRegions(text: string): Region[] {
   ends.push(text.length);
   const count = starts.length;
   const len = (i: number) => (ends[i] as number) - (starts[i] as number);
-  // seam[i]: the removal that joins line i to line i+1, if they may hold one token.
-  const seam: Array<Removal | undefined> = new Array(count - 1);
+  // A message that says it is quoted-printable makes every soft break a sure one.
+  const qpText = text.includes("quoted-printable");
+  // A line's prefix (a timestamp, or an indentation) is not part of what was wrapped.
+  const stamps = new Int32Array(count);
+  const prefixes = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    const at = starts[i] as number;
+    const end = ends[i] as number;
+    stamps[i] = stampAt(text, at, end);
+    prefixes[i] = stamps[i] || indentAt(text, at, end);
+  }
+  const body = (i: number) => len(i) - (prefixes[i] as number);
+  const seam: Array<Seam | undefined> = new Array(count - 1);
   for (let i = 0; i + 1 < count; i++) {
     const e = ends[i] as number;
-    const next = starts[i + 1] as number;
     const l = len(i);
-    if (l === 0 || len(i + 1) === 0 || !isWrapChar(text.charCodeAt(next))) continue;
+    if (l < 2 || len(i + 1) === 0) continue;
     const last = text.charCodeAt(e - 1);
-    if (last === 61 && l >= 2 && l <= QP_MAX && isWrapChar(text.charCodeAt(e - 2))) {
-      seam[i] = { start: e - 1, end: next };
+    const before = text.charCodeAt(e - 2);
+    const next = starts[i + 1] as number;
+    const nextIndent = indentAt(text, next, ends[i + 1] as number);
+    if (last === 92 && isWrapChar(before) && isWrapChar(text.charCodeAt(next + nextIndent))) {
+      seam[i] = { start: e - 1, end: next + nextIndent, strong: true };
       continue;
     }
-    const full =
-      WRAP_WIDTHS.has(l) || (l >= MIN_WRAP && ((i > 0 && len(i - 1) === l) || len(i + 1) === l));
-    if (full && isWrapChar(last)) seam[i] = { start: e, end: next };
+    if (!isWrapChar(text.charCodeAt(next)) && prefixes[i + 1] === 0) continue;
+    if (last === 61 && l <= QP_MAX && isWrapChar(before) && isWrapChar(text.charCodeAt(next))) {
+      seam[i] = { start: e - 1, end: next, strong: qpText || l >= 70, qp: true };
+      continue;
+    }
+    if (!isWrapChar(last)) continue;
+    // The next line continues after the same prefix (none, an indentation, a timestamp).
+    const p = prefixes[i] as number;
+    const q = prefixes[i + 1] as number;
+    const sameKind =
+      stamps[i] !== 0 && stamps[i + 1] !== 0
+        ? true
+        : stamps[i] === 0 && stamps[i + 1] === 0 && p === q;
+    if (!sameKind || !isWrapChar(text.charCodeAt(next + q))) continue;
+    const w = body(i);
+    const strong = WRAP_WIDTHS.has(w) || WRAP_WIDTHS.has(l);
+    const even = w >= MIN_WRAP && ((i > 0 && body(i - 1) === w) || body(i + 1) === w);
+    if (strong || even) seam[i] = { start: e, end: next + q, strong };
   }
   const regions: Region[] = [];
   for (let i = 0; i + 1 < count; ) {
@@ -158,18 +218,33 @@ export function wrapRegions(text: string): Region[] {
     // Lines i..j are joined; a long run is cut into overlapping windows.
     for (let a = i; a < j; a += REGION_LINES - REGION_OVERLAP) {
       const b = Math.min(j, a + REGION_LINES - 1);
-      const removals: Removal[] = [];
+      let removals: Seam[] = [];
       const lines: number[] = [];
       for (let k = a; k <= b; k++) {
         lines.push(starts[k] as number);
-        if (k < b) removals.push(seam[k] as Removal);
+        if (k < b) removals.push(seam[k] as Seam);
       }
-      regions.push({ from: starts[a] as number, to: ends[b] as number, removals, lines });
+      const from = starts[a] as number;
+      const to = ends[b] as number;
+      if (removals.some((r) => r.qp)) removals = withQpEscapes(text, from, to, removals);
+      regions.push({ from, to, removals, lines });
       if (b === j) break;
     }
     i = j + 1;
   }
   return regions;
+}
+
+/**
+ * The region's seams and its quoted-printable `=3D` escapes (an encoded `=`, base64 padding
+ * inside a token): each `3D` is taken out too, so the view shows the `=` alone.
+ */
+function withQpEscapes(text: string, from: number, to: number, seams: Seam[]): Seam[] {
+  const out: Seam[] = [...seams];
+  for (let i = text.indexOf("=3D", from); i !== -1 && i + 3 <= to; i = text.indexOf("=3D", i + 3)) {
+    out.push({ start: i + 1, end: i + 3, strong: true });
+  }
+  return out.sort((x, y) => x.start - y.start);
 }
 
 /** Text on each side of a carriage return that a key and its value may span. */
@@ -185,7 +260,7 @@ export function redrawRegions(text: string): Region[] {
   let from = -1;
   let to = -1;
   let lineStart = 0;
-  let removals: Removal[] = [];
+  let removals: Seam[] = [];
   const close = () => {
     if (from !== -1) regions.push({ from, to, removals, lines: [lineStart] });
     from = -1;
@@ -207,7 +282,7 @@ export function redrawRegions(text: string): Region[] {
       to = b;
       lineStart = start;
     }
-    removals.push({ start: cr, end: cr + 1 });
+    removals.push({ start: cr, end: cr + 1, strong: true });
   }
   close();
   return regions;

@@ -34,6 +34,13 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     generality: 1,
   },
   {
+    // Amazon Bedrock API keys: short-term ones are "bedrock-api-key-" and the base64 of a
+    // SigV4-presigned URL; long-term ones "ABSK" and the base64 of "BedrockAPIKey-…:<secret>".
+    id: "aws_bedrock_api_key",
+    keywords: ["bedrock-api-key-", "ABSKQmVkcm9ja0FQSUtleS"],
+    pattern: `${B}(?:bedrock-api-key-[A-Za-z0-9+/]{100,8192}={0,2}|ABSKQmVkcm9ja0FQSUtleS[A-Za-z0-9+/]{40,1024}={0,2})(?![A-Za-z0-9+/=_-])`,
+  },
+  {
     id: "amazon_mws_auth_token",
     keywords: ["amzn.mws."],
     pattern: String.raw`${B}amzn\.mws\.${UUID}${E}`,
@@ -288,6 +295,21 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     "hetzner|hcloud",
     "token|api[_-]?key",
     "[A-Za-z0-9]{64}",
+  ),
+  {
+    // ClickHouse Cloud API key secrets start with "4b1d"; the key id beside them is not secret.
+    id: "clickhouse_api_secret",
+    keywords: ["4b1d"],
+    pattern: `${B}4b1d[A-Za-z0-9]{38}${E}`,
+    reject: "^[0-9a-f]+$",
+  },
+  vendorKey(
+    "clickhouse_password",
+    ["clickhouse"],
+    "clickhouse",
+    "password|secret|key[_-]?secret|token[_-]?secret",
+    String.raw`[^\s"',;{}\[\]]{8,256}`,
+    3,
   ),
   { id: "neon_api_key", keywords: ["napi_"], pattern: `${B}napi_[a-z0-9]{64}${E}` },
 ];

@@ -65,12 +65,15 @@ export const B = after("A-Za-z0-9_");
 export const E = `(?![A-Za-z0-9_])`;
 /** A quote around a name or a value, also escaped (`\"` in JSON shown as text, `%22`, `\u0022`). */
 export const QUOTE = String.raw`(?:\\{0,3}["']|%2[27]|\\u002[27]|&quot;|&#3[49];)`;
-/** An assignment operator: `:`, `=`, `:=`, `=>`, `<-`, and `:`/`=` URL-, JSON- or QP-encoded. */
-export const OPERATOR = String.raw`(?::=|=>|<-|[:=]|%3[AaDd]|=3D|\\u003[AaDd])`;
-/** Between a key name and its value: a quote, an operator, then a quote. */
-export const ASSIGN = String.raw`${QUOTE}?\s{0,5}${OPERATOR}\s{0,5}${QUOTE}?`;
+/**
+ * An assignment operator: `:`, `=`, `:=`, `::=`, `?=`, `+=` (Make), `=>`, `<-`, and `:`/`=`
+ * URL-, JSON- or QP-encoded. A comparison (`==`, `=~`) is not one.
+ */
+export const OPERATOR = String.raw`(?:::?=|[?+]=|=>|<-|[:=](?![=~])|%3[AaDd]|=3D|\\u003[AaDd])`;
+/** Between a key name and its value: a quote, an operator, then a quote (columns may be padded). */
+export const ASSIGN = String.raw`${QUOTE}?\s{0,32}${OPERATOR}\s{0,32}${QUOTE}?`;
 /** Between a header name and its value (curl -v, HTTP logs, JSON and YAML maps of headers). */
-export const COLON = String.raw`${QUOTE}?\s{0,5}(?::|%3[Aa]|\\u003[Aa])\s{0,5}${QUOTE}?`;
+export const COLON = String.raw`${QUOTE}?\s{0,32}(?::|%3[Aa]|\\u003[Aa])\s{0,32}${QUOTE}?`;
 /** A value is not an expression, a reference or a redaction: `${VAR}`, `$(cmd)`, `<id>`, `[…]`. */
 export const VALUE_START = "(?![\\[({$<%`])";
 export const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
@@ -81,7 +84,7 @@ export const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}
  * assignment. Every run is bounded, so a keyword hit costs a constant however long the line.
  */
 export function named(vendor: string, what: string): string {
-  return `${after("A-Za-z0-9")}(?:${vendor})[A-Za-z0-9_.-]{0,30}?(?:${what})[A-Za-z0-9_.-]{0,20}${ASSIGN}`;
+  return `(?:${after("A-Za-z0-9")}|(?<=-D))(?:${vendor})[A-Za-z0-9_.-]{0,30}?(?:${what})[A-Za-z0-9_.-]{0,20}${ASSIGN}`;
 }
 
 /**

@@ -165,6 +165,17 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     generality: 1,
   },
   {
+    // Any `X-…-Key`, `X-…-Token`, `X-…-Secret` header (`x-functions-key`, `x-goog-api-key`).
+    id: "secret_header",
+    keywords: ["x-"],
+    pattern: String.raw`(?<![A-Za-z0-9_-])x-[A-Za-z0-9-]{1,40}-(?:key|token|secret|signature|auth)${COLON}${VALUE_START}([^\s"',;<>(){}\[\]]{8,2048})`,
+    ignoreCase: true,
+    group: 1,
+    keyed: true,
+    minEntropy: 3,
+    generality: 1,
+  },
+  {
     // Secrets passed as command-line flags (`--password hunter2…`, `--token=…`).
     id: "cli_secret_flag",
     keywords: [
@@ -188,7 +199,8 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     // `curl -u user:password`.
     id: "curl_user_password",
     keywords: ["-u ", "--user ", "--user="],
-    pattern: String.raw`(?<![A-Za-z0-9_-])(?:-u|--user)(?:=|[ \t]{1,5})["']?[^\s:"']{1,128}:${VALUE_START}([^\s"']{6,256})`,
+    // Also a token as the user name and an empty password (`-u <token>:`, Sonar's and others').
+    pattern: String.raw`(?<![A-Za-z0-9_-])(?:-u|--user)(?:=|[ \t]{1,5})["']?(?:[^\s:"']{1,128}:${VALUE_START}([^\s"']{6,256})|([A-Za-z0-9_.-]{20,128}):(?=["'\s]|$))`,
     group: 1,
     minEntropy: 3,
     generality: 1,
@@ -228,9 +240,10 @@ export const GENERIC_RULES: readonly SecretRule[] = [
       "credential=",
       "auth=",
       "jwt=",
+      "appid=",
       "code=",
     ],
-    pattern: String.raw`(?:[?&#]|&amp;|\\u0026|%26|%3[Ff])((?:[A-Za-z0-9_.-]{0,40}?[_.-])?(?:api[_-]?key|apikey|key|access[_-]?token|auth[_-]?token|refresh[_-]?token|id[_-]?token|private[_-]?token|session[_-]?token|security[_-]?token|token|secret|client[_-]?secret|password|passwd|pwd|sig|signature|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential|credential|auth|jwt|license[_-]?key|code))=([^&\s#"'<>\\]{6,})`,
+    pattern: String.raw`(?:[?&#]|&amp;|\\u0026|%26|%3[Ff])((?:[A-Za-z0-9_.-]{0,40}?[_.-])?(?:api[_-]?key|apikey|key|access[_-]?token|auth[_-]?token|refresh[_-]?token|id[_-]?token|private[_-]?token|session[_-]?token|security[_-]?token|token|secret|client[_-]?secret|password|passwd|pwd|sig|signature|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential|credential|auth|jwt|license[_-]?key|appid|code))=([^&\s#"'<>\\]{6,})`,
     ignoreCase: true,
     group: 2,
     keyed: true,
@@ -256,7 +269,7 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     ],
     // A quoted value runs to its closing quote (passwords hold commas, semicolons, spaces); an
     // unquoted one stops at a space or a delimiter.
-    pattern: String.raw`(?:password|passwd|passphrase|secret|token|credential|(?:api|private|access)[_.-]?key)[A-Za-z0-9_.-]{0,40}${QUOTE}?\s{0,5}${OPERATOR}\s{0,5}${quotedValue(6)}`,
+    pattern: String.raw`(?:password|passwd|passphrase|secret|token|credential|(?:api|private|access)[_.-]?key)[A-Za-z0-9_.-]{0,40}${QUOTE}?\s{0,32}${OPERATOR}\s{0,32}${quotedValue(6)}`,
     ignoreCase: true,
     group: 1,
     keyed: true,
@@ -270,7 +283,7 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     id: "secret_assignment",
     // Every name ends in "key": one keyword covers them all (the pattern names the kinds).
     keywords: ["key"],
-    pattern: String.raw`(?:${KEY_KINDS.join("|")})[_.-]?key[A-Za-z0-9_.-]{0,30}${QUOTE}?\s{0,5}${OPERATOR}\s{0,5}${quotedValue(8)}`,
+    pattern: String.raw`(?:${KEY_KINDS.join("|")})[_.-]?key[A-Za-z0-9_.-]{0,30}${QUOTE}?\s{0,32}${OPERATOR}\s{0,32}${quotedValue(8)}`,
     ignoreCase: true,
     group: 1,
     keyed: true,
@@ -282,7 +295,7 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     // rule is case-sensitive (`compass=`, `bypass=` are not passwords).
     id: "secret_assignment",
     keywords: ["pass", "Pass", "PASS", "pwd", "Pwd", "PWD"],
-    pattern: String.raw`(?:(?<![A-Za-z])(?:pass|PASS|Pass|pwd|PWD|Pwd)|(?<=[a-z])(?:Pass|Pwd))(?![a-z])[A-Za-z0-9_.-]{0,30}${QUOTE}?\s{0,5}${OPERATOR}\s{0,5}${quotedValue(6)}`,
+    pattern: String.raw`(?:(?<![A-Za-z])(?:pass|PASS|Pass|pwd|PWD|Pwd)|(?<=[a-z])(?:Pass|Pwd))(?![a-z])[A-Za-z0-9_.-]{0,30}${QUOTE}?\s{0,32}${OPERATOR}\s{0,32}${quotedValue(6)}`,
     group: 1,
     keyed: true,
     generality: 2,
@@ -293,7 +306,7 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     // a value shaped like a token counts (long, letters and digits, no path or dotted name).
     id: "secret_assignment",
     keywords: ["key"],
-    pattern: String.raw`${after("A-Za-z0-9_.-")}key${QUOTE}?\s{0,5}${OPERATOR}\s{0,5}${QUOTE}?(?=[A-Za-z0-9+/=_-]{0,256}[0-9])(?=[A-Za-z0-9+/=_-]{0,256}[A-Za-z])([A-Za-z0-9+/=_-]{20,256})(?![A-Za-z0-9+/=_.:-])`,
+    pattern: String.raw`${after("A-Za-z0-9_.-")}key${QUOTE}?\s{0,32}${OPERATOR}\s{0,32}${QUOTE}?(?=[A-Za-z0-9+/=_-]{0,256}[0-9])(?=[A-Za-z0-9+/=_-]{0,256}[A-Za-z])([A-Za-z0-9+/=_-]{20,256})(?![A-Za-z0-9+/=_.:-])`,
     ignoreCase: true,
     group: 1,
     keyed: true,
@@ -325,6 +338,24 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     generality: 2,
   },
   {
+    // PowerShell: `ConvertTo-SecureString "…" -AsPlainText`.
+    id: "powershell_secure_string",
+    keywords: ["convertto-securestring"],
+    pattern: String.raw`ConvertTo-SecureString\s+(?:-String\s+)?["']([^"'\r\n]{4,512})["'][^\r\n]{0,64}?-AsPlainText`,
+    ignoreCase: true,
+    group: 1,
+    generality: 1,
+  },
+  {
+    // Windows: `net use Z: \\server\share <password> /user:DOMAIN\name`.
+    id: "net_use_password",
+    keywords: ["net use"],
+    pattern: String.raw`\bnet[ \t]+use\b[^\r\n]{0,200}?[ \t](?!/)(?:"([^"\r\n]{1,128})"|([^\s"/*]{4,128}))[ \t]+/user:`,
+    ignoreCase: true,
+    group: 1,
+    generality: 1,
+  },
+  {
     // SQL: `CREATE USER app IDENTIFIED BY 'secret'`, `ALTER ROLE app WITH PASSWORD 'secret'`.
     id: "sql_password",
     keywords: ["identified by", "with password", "with encrypted password", "password '"],
@@ -335,9 +366,10 @@ export const GENERIC_RULES: readonly SecretRule[] = [
   },
   {
     id: "cli_password_flag",
-    keywords: ["mysql", "mariadb", "sshpass"],
-    // `mysql -pSECRET` (no space: a space makes -p prompt) and `sshpass -p SECRET`.
-    pattern: String.raw`(?:\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\r\n]{0,200}?\s-p([^\s'"]{4,128})|\bsshpass\s+-p\s*["']?([^\s'"]{4,128}))`,
+    keywords: ["mysql", "mariadb", "sshpass", "redis-cli"],
+    // `mysql -pSECRET` (no space: a space makes -p prompt), `sshpass -p SECRET`, `redis-cli -a
+    // SECRET`.
+    pattern: String.raw`(?:\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\r\n]{0,200}?\s-p([^\s'"]{4,128})|\bsshpass\s+-p\s*["']?([^\s'"]{4,128})|\bredis-cli\b[^\r\n]{0,200}?\s(?:-a|--pass)\s+["']?([^\s'"]{4,256}))`,
     ignoreCase: true,
     group: 1,
     generality: 1,

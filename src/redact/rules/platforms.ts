@@ -44,6 +44,15 @@ export const PLATFORM_RULES: readonly SecretRule[] = [
     minEntropy: 3,
     generality: 1,
   },
+  {
+    // Sidekiq Pro and Enterprise gem server credentials (`<8 hex>:<8 hex>`): the Bundler setting
+    // in env, `bundle config` or `.bundle/config`, and the gem server URL.
+    id: "sidekiq_credentials",
+    keywords: ["contribsys"],
+    pattern: String.raw`(?:BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM${ASSIGN}|(?:gems|enterprise)\.contribsys\.com/?[ \t]+["']?|https?://(?=[a-f0-9]{8}:[a-f0-9]{8}@(?:gems|enterprise)\.contribsys\.com))([a-f0-9]{8}:[a-f0-9]{8})(?![A-Za-z0-9])`,
+    ignoreCase: true,
+    group: 1,
+  },
   // Observability
   vendorKey(
     "datadog_api_key",
@@ -86,10 +95,11 @@ export const PLATFORM_RULES: readonly SecretRule[] = [
   },
   { id: "sentry_user_token", keywords: ["sntryu_"], pattern: `${B}sntryu_[a-f0-9]{64}${E}` },
   {
-    // The key in a DSN (`https://<key>@o1.ingest.sentry.io/2`) lets anyone send events.
+    // A DSN's public key (`https://<key>@o1.ingest.sentry.io/2`) is public by Sentry's design (it
+    // ships in every browser bundle); the legacy form's second half (`<key>:<secret>@`) is not.
     id: "sentry_dsn",
     keywords: ["sentry.io"],
-    pattern: String.raw`https?://([a-f0-9]{32})(?::[a-f0-9]{32})?@[A-Za-z0-9.-]{0,100}sentry\.io/`,
+    pattern: String.raw`https?://[a-f0-9]{32}:([a-f0-9]{32})@[A-Za-z0-9.-]{0,100}sentry\.io/`,
     group: 1,
   },
   {

@@ -72,6 +72,13 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     "[A-Za-z0-9+/=_-]{24,256}",
     3,
   ),
+  vendorKey(
+    "sourcegraph_token",
+    ["sourcegraph", "src_access"],
+    "sourcegraph|src[_-]?access",
+    "token|key",
+    "[a-f0-9]{40}",
+  ),
   {
     id: "sourcegraph_token",
     keywords: ["sgp_"],
@@ -100,6 +107,21 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     pattern: String.raw`${B}[ps]at\.[A-Za-z0-9_-]{22}\.[a-f0-9]{24}\.[A-Za-z0-9]{20}${E}`,
   },
   vendorKey("snyk_token", ["snyk"], "snyk", "(?:api[_-]?)?(?:token|key)", UUID),
+  {
+    // `snyk auth <token>` and `snyk config set api=<token>`.
+    id: "snyk_token",
+    keywords: ["snyk auth", "snyk config set"],
+    pattern: `\\bsnyk[ \\t]+(?:auth|config[ \\t]+set[ \\t]+api=)[ \\t]*["']?(${UUID})${E}`,
+    ignoreCase: true,
+    group: 1,
+  },
+  vendorKey(
+    "sonar_token",
+    ["sonar"],
+    "sonar(?:qube|cloud)?",
+    "token|login|api[_-]?key|password",
+    "[a-f0-9]{40}|sq[pua]_[a-f0-9]{40}",
+  ),
   {
     id: "jfrog_api_key",
     keywords: ["AKCp"],
@@ -354,6 +376,38 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     id: "paddle_api_key",
     keywords: ["pdl_live_", "pdl_sdbx_"],
     pattern: `${B}pdl_(?:live|sdbx)_apikey_[a-z0-9]{26}_[A-Za-z0-9]{22}_[A-Za-z0-9]{3}${E}`,
+  },
+  // Messaging APIs
+  vendorKey(
+    "messagebird_api_key",
+    ["messagebird", "message_bird", "message-bird", "msgbird"],
+    "message[_-]?bird|msgbird",
+    "(?:api[_-]?|access[_-]?)?(?:key|token)",
+    "(?:live_|test_)?[A-Za-z0-9]{25}",
+  ),
+  {
+    // The key passed to the SDK: `messagebird.initClient('live_…')`, `messagebird.Client('…')`.
+    id: "messagebird_api_key",
+    keywords: ["messagebird"],
+    pattern: String.raw`messagebird[^\r\n]{0,80}?["']((?:live_|test_)?[A-Za-z0-9]{25})["']`,
+    ignoreCase: true,
+    group: 1,
+    generality: 1,
+  },
+  // Geolocation
+  {
+    // MaxMind license keys in their current format: 40 characters ending in "_mmk".
+    id: "maxmind_license_key",
+    keywords: ["_mmk"],
+    pattern: `${B}[A-Za-z0-9_]{36}_mmk${E}`,
+  },
+  {
+    // GeoIP.conf (`LicenseKey <key>`), and older keys after a MaxMind key name.
+    id: "maxmind_license_key",
+    keywords: ["LicenseKey", "maxmind"],
+    pattern: `(?:(?<![A-Za-z0-9_])LicenseKey[ \\t]+|${named("maxmind|geoip", "license[_-]?key|key")})([A-Za-z0-9_]{12,40})${E}`,
+    group: 1,
+    generality: 1,
   },
   // Email
   {
