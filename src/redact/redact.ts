@@ -623,7 +623,8 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     // than its format's minimum, cut after that minimum).
     if (text.indexOf("\n") !== -1) {
       let ends: Set<number> | undefined;
-      for (const r of wrapRegions(text)) {
+      // The scan meets lines in order, so the map's keys are ascending.
+      for (const r of wrapRegions(text, [...lines.keys()])) {
         let gated = r.lines.some((start) => lines.has(start));
         for (let k = 0; !gated && k < r.removals.length; k++) {
           const cut = r.removals[k] as { start: number; end: number };
@@ -674,10 +675,12 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
   return redactText;
 }
 
-/** Where the next character that is not ASCII is, from `from` on, or -1. */
+const WIDE = /[\u0080-\uffff]/g;
+
+/** Where the next character that is not ASCII is, from `from` on, or -1 (a native search). */
 function nextWide(text: string, from: number): number {
-  for (let i = from; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return i;
-  return -1;
+  WIDE.lastIndex = from;
+  return WIDE.exec(text)?.index ?? -1;
 }
 
 /**

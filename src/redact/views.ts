@@ -77,24 +77,25 @@ export function spanInText(
 }
 
 /** Characters a wrapped token may be cut at: base64 and base64url, and `.`, `~`, `%`. */
+const WRAP_CHARS = new Uint8Array(128);
+for (const range of ["09", "AZ", "az"]) {
+  for (let c = range.charCodeAt(0); c <= range.charCodeAt(1); c++) WRAP_CHARS[c] = 1;
+}
+for (const ch of "_-+/=.~%") WRAP_CHARS[ch.charCodeAt(0)] = 1;
+
 function isWrapChar(c: number): boolean {
-  return (
-    (c >= 48 && c <= 57) ||
-    (c >= 65 && c <= 90) ||
-    (c >= 97 && c <= 122) ||
-    c === 95 ||
-    c === 45 ||
-    c === 43 ||
-    c === 47 ||
-    c === 61 ||
-    c === 46 ||
-    c === 126 ||
-    c === 37
-  );
+  return c < 128 && WRAP_CHARS[c] === 1;
 }
 
 /** Widths that tools hard-wrap at (fold, base64, PEM, MIME, terminals, mail clients). */
 const WRAP_WIDTHS = new Set([60, 64, 70, 72, 76, 78, 79, 80, 100, 120, 128]);
+/** The same as a table by length, for the test asked of every line. */
+const IS_WIDTH = new Uint8Array(129);
+for (const w of WRAP_WIDTHS) IS_WIDTH[w] = 1;
+
+function isWidth(length: number): boolean {
+  return length <= 128 && IS_WIDTH[length] === 1;
+}
 /** A run of equal-length lines at least this long is a wrap at whatever width it has. */
 const MIN_WRAP = 40;
 /** A quoted-printable line is at most 76 characters, its soft break `=` included. */
@@ -102,9 +103,6 @@ const QP_MAX = 78;
 /** A joined region spans at most this many lines; a longer run is seen in overlapping windows. */
 const REGION_LINES = 256;
 const REGION_OVERLAP = 12;
-/** A log line's timestamp, which a wrapped fragment's line starts with too (CI logs). */
-const TIMESTAMP =
-  /^(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?|\[?\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?\]?)[ \t]+/;
 
 export interface Seam extends Removal {
   /**
@@ -132,107 +130,242 @@ function indentAt(text: string, at: number, end: number): number {
   return i - at;
 }
 
-/** Length of a leading timestamp (and the space after it) on the line at `at`, or 0. */
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** True when `n` digits start at `at`. */
+function digits(text: string, at: number, n: number): boolean {
+  for (let k = 0; k < n; k++) if (!isDigit(text.charCodeAt(at + k))) return false;
+  return true;
+}
+
+/**
+ * Length of a leading timestamp and the space after it (`2026-11-30T10:33:34.5428587Z `,
+ * `[2026-11-30 10:33:34,123] `, `10:33:34 `) on the line at `at`, or 0. Written out rather than
+ * as a pattern: it is asked of nearly every line of a log.
+ */
 function stampAt(text: string, at: number, end: number): number {
-  const c = text.charCodeAt(at);
-  if (!((c >= 48 && c <= 57) || c === 91)) return 0;
-  return TIMESTAMP.exec(text.slice(at, Math.min(end, at + 48)))?.[0].length ?? 0;
+  let i = at;
+  const bracket = text.charCodeAt(i) === 91;
+  if (bracket) i++;
+  if (!isDigit(text.charCodeAt(i))) return 0;
+  if (
+    digits(text, i, 4) &&
+    text.charCodeAt(i + 4) === 45 &&
+    digits(text, i + 5, 2) &&
+    text.charCodeAt(i + 7) === 45 &&
+    digits(text, i + 8, 2)
+  ) {
+    const sep = text.charCodeAt(i + 10);
+    if (sep !== 84 && sep !== 32) return 0;
+    i += 11;
+  }
+  if (
+    !(
+      digits(text, i, 2) &&
+      text.charCodeAt(i + 2) === 58 &&
+      digits(text, i + 3, 2) &&
+      text.charCodeAt(i + 5) === 58 &&
+      digits(text, i + 6, 2)
+    )
+  ) {
+    return 0;
+  }
+  i += 8;
+  const c = text.charCodeAt(i);
+  if (c === 46 || c === 44) {
+    i++;
+    while (i < end && isDigit(text.charCodeAt(i))) i++;
+  }
+  const z = text.charCodeAt(i);
+  if (z === 90) i++;
+  else if ((z === 43 || z === 45) && digits(text, i + 1, 2)) {
+    i += 3;
+    if (text.charCodeAt(i) === 58) i++;
+    if (digits(text, i, 2)) i += 2;
+  }
+  if (bracket) {
+    if (text.charCodeAt(i) !== 93) return 0;
+    i++;
+  }
+  const space = i;
+  while (i < end && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+  return i > space ? i - at : 0;
 }
 
 /**
  * Runs of lines a token may continue across, with the breaks to take out:
  * - a full line (at a common wrap width, or as long as a neighbour of at least MIN_WRAP
  *   characters) that ends in a token character, and a next line that starts with one, after the
- *   same indentation (a wrapped, indented paragraph) or the same kind of timestamp (a CI log);
+ *   same indentation (a wrapped, indented paragraph) or a timestamp (a CI log);
  * - a quoted-printable soft break (`=` at the end of a line);
  * - an escaped line break (`\` at the end of a line: a YAML double-quoted scalar, a shell
  *   continuation), before the next line's indentation.
- * Each region holds at most REGION_LINES lines.
+ * Every line is looked at for the first and the last; a line of another length only when it is
+ * an anchor (a line with a keyword on it: a wrapped token's first line holds its prefix) or
+ * continues a run, since fixed-format log lines are often equal in length. Each region holds at
+ * most REGION_LINES lines; a longer run is seen in overlapping windows.
  */
-export function wrapRegions(text: string): Region[] {
-  // Line starts and content ends (a CR before the LF is not content).
-  const starts: number[] = [];
-  const ends: number[] = [];
-  let s = 0;
-  for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", s)) {
-    starts.push(s);
-    ends.push(nl > s && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl);
-    s = nl + 1;
-  }
-  starts.push(s);
-  ends.push(text.length);
-  const count = starts.length;
-  const len = (i: number) => (ends[i] as number) - (starts[i] as number);
-  // A message that says it is quoted-printable makes every soft break a sure one.
-  const qpText = text.includes("quoted-printable");
-  // A line's prefix (a timestamp, or an indentation) is not part of what was wrapped.
-  const stamps = new Int32Array(count);
-  const prefixes = new Int32Array(count);
-  for (let i = 0; i < count; i++) {
-    const at = starts[i] as number;
-    const end = ends[i] as number;
-    stamps[i] = stampAt(text, at, end);
-    prefixes[i] = stamps[i] || indentAt(text, at, end);
-  }
-  const body = (i: number) => len(i) - (prefixes[i] as number);
-  const seam: Array<Seam | undefined> = new Array(count - 1);
-  for (let i = 0; i + 1 < count; i++) {
-    const e = ends[i] as number;
-    const l = len(i);
-    if (l < 2 || len(i + 1) === 0) continue;
-    const last = text.charCodeAt(e - 1);
-    const before = text.charCodeAt(e - 2);
-    const next = starts[i + 1] as number;
-    const nextIndent = indentAt(text, next, ends[i + 1] as number);
-    if (last === 92 && isWrapChar(before) && isWrapChar(text.charCodeAt(next + nextIndent))) {
-      seam[i] = { start: e - 1, end: next + nextIndent, strong: true };
-      continue;
-    }
-    if (!isWrapChar(text.charCodeAt(next)) && prefixes[i + 1] === 0) continue;
-    if (last === 61 && l <= QP_MAX && isWrapChar(before) && isWrapChar(text.charCodeAt(next))) {
-      seam[i] = { start: e - 1, end: next, strong: qpText || l >= 70, qp: true };
-      continue;
-    }
-    if (!isWrapChar(last)) continue;
-    // The next line continues after the same prefix (none, an indentation, a timestamp).
-    const p = prefixes[i] as number;
-    const q = prefixes[i + 1] as number;
-    const sameKind =
-      stamps[i] !== 0 && stamps[i + 1] !== 0
-        ? true
-        : stamps[i] === 0 && stamps[i + 1] === 0 && p === q;
-    if (!sameKind || !isWrapChar(text.charCodeAt(next + q))) continue;
-    const w = body(i);
-    const strong = WRAP_WIDTHS.has(w) || WRAP_WIDTHS.has(l);
-    const even = w >= MIN_WRAP && ((i > 0 && body(i - 1) === w) || body(i + 1) === w);
-    if (strong || even) seam[i] = { start: e, end: next + q, strong };
-  }
+export function wrapRegions(text: string, anchors: readonly number[] = []): Region[] {
+  // A message that says it is quoted-printable makes every soft break a sure one (asked only
+  // once a soft break is seen: the search reads the whole text).
+  let qp: boolean | undefined;
+  const qpText = () => {
+    qp ??= text.includes("quoted-printable");
+    return qp;
+  };
   const regions: Region[] = [];
-  for (let i = 0; i + 1 < count; ) {
-    if (seam[i] === undefined) {
-      i++;
-      continue;
+  // The run of joined lines being built (a plain local: a closure over it would slow the loop).
+  let run: Run | undefined;
+  // One search for a line break a line. Most lines of a log fail the cheap tests on their
+  // length and last character; the prefix (a timestamp, an indentation) is read only for the
+  // others.
+  let prevBody = -1;
+  let start = 0;
+  let nl = text.indexOf("\n");
+  let prefix: number | undefined;
+  let anchor = 0;
+  let end = text.length;
+  while (nl !== -1) {
+    const next = nl + 1;
+    end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+    if (next >= text.length) break;
+    const nextNl = text.indexOf("\n", next);
+    const length = end - start;
+    const last = length > 0 ? text.charCodeAt(end - 1) : 0;
+    while (anchor < anchors.length && (anchors[anchor] as number) < start) anchor++;
+    const consider =
+      last === 92 ||
+      last === 61 ||
+      (isWrapChar(last) && (isWidth(length) || run !== undefined || anchors[anchor] === start));
+    let nextPrefix: number | undefined;
+    let seam: Seam | undefined;
+    let nextEnd = -1;
+    if (consider) {
+      const stop = nextNl === -1 ? text.length : nextNl;
+      nextEnd = stop > next && text.charCodeAt(stop - 1) === 13 ? stop - 1 : stop;
+      prefix ??= prefixAt(text, start, end);
+      nextPrefix = prefixAt(text, next, nextEnd);
+      seam = seamAt(text, start, end, prefix, next, nextEnd, nextPrefix, prevBody, qpText, run);
     }
-    let j = i;
-    while (j + 1 < count && seam[j] !== undefined) j++;
-    // Lines i..j are joined; a long run is cut into overlapping windows.
-    for (let a = i; a < j; a += REGION_LINES - REGION_OVERLAP) {
-      const b = Math.min(j, a + REGION_LINES - 1);
-      let removals: Seam[] = [];
-      const lines: number[] = [];
-      for (let k = a; k <= b; k++) {
-        lines.push(starts[k] as number);
-        if (k < b) removals.push(seam[k] as Seam);
+    if (seam !== undefined) {
+      run ??= { from: start, lines: [start], removals: [] };
+      run.removals.push(seam);
+      run.lines.push(next);
+      if (run.lines.length >= REGION_LINES) {
+        const { lines, removals } = run;
+        closeRun(text, run, nextEnd, regions);
+        const k = lines.length - REGION_OVERLAP;
+        run = { from: lines[k] as number, lines: lines.slice(k), removals: removals.slice(k) };
       }
-      const from = starts[a] as number;
-      const to = ends[b] as number;
-      if (removals.some((r) => r.qp)) removals = withQpEscapes(text, from, to, removals);
-      regions.push({ from, to, removals, lines });
-      if (b === j) break;
+    } else if (run !== undefined) {
+      closeRun(text, run, end, regions);
+      run = undefined;
     }
-    i = j + 1;
+    prevBody = prefix === undefined ? -1 : length - Math.abs(prefix);
+    start = next;
+    prefix = nextPrefix;
+    nl = nextNl;
   }
+  if (nl === -1) {
+    const last = text.length;
+    end = last > start && text.charCodeAt(last - 1) === 13 ? last - 1 : last;
+  }
+  if (run !== undefined) closeRun(text, run, end, regions);
   return regions;
+}
+
+interface Run {
+  readonly from: number;
+  readonly lines: number[];
+  readonly removals: Seam[];
+}
+
+function closeRun(text: string, run: Run, to: number, regions: Region[]): void {
+  let removals = run.removals;
+  if (removals.some((r) => r.qp)) removals = withQpEscapes(text, run.from, to, removals);
+  regions.push({ from: run.from, to, removals, lines: run.lines });
+}
+
+/**
+ * A line's prefix: a timestamp's length as a negative number, an indentation's as a positive
+ * one (a fragment continues only after the same kind of prefix), 0 for none.
+ */
+function prefixAt(text: string, start: number, end: number): number {
+  const stamp = stampAt(text, start, end);
+  return stamp > 0 ? -stamp : indentAt(text, start, end);
+}
+
+/** Token characters on each side of a seam, together, at least this many (or a syntactic break). */
+const MIN_JOINED = 16;
+
+/** Length of the run of wrap characters ending at `end` (at most `cap`). */
+function runBefore(text: string, end: number, cap: number): number {
+  let i = end;
+  while (i > 0 && end - i < cap && isWrapChar(text.charCodeAt(i - 1))) i--;
+  return end - i;
+}
+
+/** Length of the run of wrap characters starting at `at` (at most `cap`). */
+function runAfter(text: string, at: number, cap: number): number {
+  let i = at;
+  while (i < text.length && i - at < cap && isWrapChar(text.charCodeAt(i))) i++;
+  return i - at;
+}
+
+/**
+ * The seam between the line `[start, end)` and the next `[next, nextEnd)`, if a token may
+ * continue across it; `prevBody` is the previous line's body length (-1 when unknown).
+ */
+function seamAt(
+  text: string,
+  start: number,
+  end: number,
+  prefix: number,
+  next: number,
+  nextEnd: number,
+  nextPrefix: number,
+  prevBody: number,
+  qpText: () => boolean,
+  run: Run | undefined,
+): Seam | undefined {
+  const l = end - start;
+  if (l < 2 || nextEnd === next) return undefined;
+  const last = text.charCodeAt(end - 1);
+  const before = text.charCodeAt(end - 2);
+  // Syntactic breaks: an escaped line break, a quoted-printable soft break.
+  if (last === 92 || last === 61) {
+    if (!isWrapChar(before)) return undefined;
+    if (last === 92) {
+      const indent = indentAt(text, next, nextEnd);
+      if (!isWrapChar(text.charCodeAt(next + indent))) return undefined;
+      return { start: end - 1, end: next + indent, strong: true };
+    }
+    if (l <= QP_MAX && isWrapChar(text.charCodeAt(next))) {
+      return { start: end - 1, end: next, strong: l >= 70 || qpText(), qp: true };
+    }
+  }
+  // The next line continues after the same prefix (none, an indentation, a timestamp).
+  const sameKind = prefix < 0 ? nextPrefix < 0 : prefix === nextPrefix;
+  if (!isWrapChar(last) || !sameKind) return undefined;
+  const q = Math.abs(nextPrefix);
+  if (!isWrapChar(text.charCodeAt(next + q))) return undefined;
+  const w = l - Math.abs(prefix);
+  const strong = isWidth(w) || isWidth(l);
+  const nextBody = nextEnd - next - q;
+  if (!strong && !(w >= MIN_WRAP && (prevBody === w || nextBody === w))) return undefined;
+  const head = runAfter(text, next + q, MIN_JOINED);
+  if (runBefore(text, end, MIN_JOINED) + head < MIN_JOINED) return undefined;
+  // Equal lengths alone are weak evidence (fixed-format log lines are equal too), and so is a
+  // timestamped line of any length (log lines follow each other): the next line must go on with
+  // a long token, or be nothing but the token's end.
+  // A line that is all token, inside a run, is a middle fragment: the next may hold a short end.
+  const middle = run !== undefined && runBefore(text, end, w) >= w;
+  if ((!strong || prefix < 0) && head < MIN_JOINED && next + q + head !== nextEnd && !middle) {
+    return undefined;
+  }
+  return { start: end, end: next + q, strong };
 }
 
 /**

@@ -15,6 +15,23 @@ function quotedValue(min: number): string {
 /** What every key-named value is not: a call, a lookup, another assignment, an ARN, a token type. */
 const NOT_A_VALUE = String.raw`[()]|^(?:process|os|sys|System|std|env|ENV|var|local|data|module|self|this|args|params|config|settings|secrets|vars|inputs|ctx|context|Deno)(?:\.|::|\[)|^[A-Za-z_][\w.-]*=[^=]|^(?:arn:|[a-z]{2}(?:-gov)?-[a-z]+-\d:\d{12}:)|^(?:bearer|basic|mac|jwt)(?:&|$)`;
 
+/** Words a Secret's data name ends in when it holds a secret. */
+const KUBE_WORDS = [
+  "key",
+  "keys",
+  "pass",
+  "password",
+  "passwd",
+  "pwd",
+  "auth",
+  "secret",
+  "token",
+  "credential",
+  "credentials",
+  "dockercfg",
+  "dockerconfigjson",
+];
+
 /** Words before "key" that make a key name a secret's (`app_key`, `signingKey`, `MASTER-KEY`). */
 const KEY_KINDS = [
   "app",
@@ -319,18 +336,10 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     // public key, a certificate or a placeholder inside stays. (Entries under a `data:` line that
     // is in view are judged whatever their names, by the kubernetes detector.)
     id: "kubernetes_secret_data",
-    keywords: [
-      "key",
-      "pass",
-      "pwd",
-      "auth",
-      "secret",
-      "token",
-      "cred",
-      "dockercfg",
-      "dockerconfigjson",
-    ],
-    pattern: String.raw`^\s{2,16}["']?[A-Za-z0-9_.-]{0,60}(?:key|pass|pwd|auth|secret|token|cred|dockercfg|dockerconfigjson)[A-Za-z0-9_.-]{0,30}["']?:[ \t]{1,8}["']?([A-Za-z0-9+/]{8,16384}={0,2})["']?,?\s*$`,
+    // The word ends the name, right before its colon (quoted or not): "auth" alone would hit
+    // every `auth-service` in a log.
+    keywords: KUBE_WORDS.flatMap((word) => [`${word}:`, `${word}":`, `${word}':`]),
+    pattern: String.raw`^\s{2,16}["']?[A-Za-z0-9_.-]{0,60}(?:${KUBE_WORDS.join("|")})["']?:[ \t]{1,8}["']?([A-Za-z0-9+/]{8,16384}={0,2})["']?,?\s*$`,
     ignoreCase: true,
     group: 1,
     keyed: true,
