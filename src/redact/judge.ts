@@ -42,13 +42,26 @@ export function isExample(value: string): boolean {
 
 /** Shannon entropy in bits a character. */
 export function entropy(value: string): number {
-  const counts = new Map<string, number>();
-  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  let bits = 0;
-  for (const n of counts.values()) {
-    const p = n / value.length;
-    bits -= p * Math.log2(p);
+  // ASCII values (nearly all) are counted in a small table; others by code point.
+  const table = new Uint16Array(128);
+  let counts: Map<string, number> | undefined;
+  let length = 0;
+  for (const ch of value) {
+    const c = ch.charCodeAt(0);
+    length++;
+    if (c < 128 && ch.length === 1) table[c] = (table[c] as number) + 1;
+    else {
+      counts ??= new Map();
+      counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    }
   }
+  let bits = 0;
+  const add = (n: number) => {
+    const p = n / length;
+    bits -= p * Math.log2(p);
+  };
+  for (const n of table) if (n > 0) add(n);
+  if (counts !== undefined) for (const n of counts.values()) add(n);
   return bits;
 }
 

@@ -36,7 +36,15 @@ import { ASSIGN } from "./rules/format.js";
 import { SECRET_RULES, type SecretRule } from "./rules.js";
 import type { Finding, RedactState, Span } from "./spans.js";
 import { isTokenChar } from "./tokens.js";
-import { cutView, redrawRegions, spanInText, type View, wrapRegions } from "./views.js";
+import {
+  cutView,
+  firstAfter,
+  redrawRegions,
+  type Seam,
+  spanInText,
+  type View,
+  wrapRegions,
+} from "./views.js";
 
 export type { Finding, RedactState, Span } from "./spans.js";
 export { isTokenChar } from "./tokens.js";
@@ -636,16 +644,20 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
         if (!gated) continue;
         ends ??= new Set(spans.map((s) => s.end));
         const complete = ends;
-        inView(cutView(text, r.from, r.to, r.removals), spans, (start, end) =>
-          r.removals.some(
-            (cut) =>
-              cut.start > start &&
-              cut.start < end &&
-              ((!cut.strong && complete.has(cut.start) && tokenRun(text, cut.end) < WEAK_TAIL) ||
-                // A placeholder that ends where its line does is not continued by the next line.
-                isPlaceholderToken(text.slice(start, cut.start), [])),
-          ),
-        );
+        const cuts = r.removals.map((cut) => cut.start);
+        inView(cutView(text, r.from, r.to, r.removals), spans, (start, end) => {
+          for (let k = firstAfter(cuts, start); k < cuts.length; k++) {
+            const cut = r.removals[k] as Seam;
+            if (cut.start >= end) break;
+            // A match complete at its line's end is not continued across a weak seam; a
+            // placeholder that ends where its line does is not continued at all.
+            if (!cut.strong && complete.has(cut.start) && tokenRun(text, cut.end) < WEAK_TAIL) {
+              return true;
+            }
+            if (isPlaceholderToken(text.slice(start, cut.start), [])) return true;
+          }
+          return false;
+        });
       }
     }
     // Look-alike letters and invisibles in key names: lines with non-ASCII characters.
@@ -740,7 +752,7 @@ function outranks(a: Span, b: Span): boolean {
  * Merges overlapping spans into their union (nothing any rule found survives) and names the union
  * after its most specific rule: a GitHub token in a URL's password is a github_token.
  */
-function merge(spans: Span[]): Span[] {
+export function merge(spans: Span[]): Span[] {
   if (spans.length < 2) return spans;
   spans.sort((a, b) => a.start - b.start || b.end - a.end || a.generality - b.generality);
   const merged: Span[] = [];

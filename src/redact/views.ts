@@ -60,13 +60,8 @@ export function spanInText(
   end: number,
 ): { start: number; end: number } | undefined {
   if (end <= start) return undefined;
-  let crosses = false;
-  for (const s of view.seams) {
-    if (s > start && s < end) {
-      crosses = true;
-      break;
-    }
-  }
+  const first = firstAfter(view.seams, start);
+  let crosses = first < view.seams.length && (view.seams[first] as number) < end;
   if (view.folded !== undefined) {
     // A folded key is the point of the view; a folded value is not a secret of that format.
     for (let k = start; k < end; k++) if (view.folded[k] === 1) return undefined;
@@ -74,6 +69,18 @@ export function spanInText(
   }
   if (!crosses) return undefined;
   return { start: view.at[start] as number, end: (view.at[end - 1] as number) + 1 };
+}
+
+/** The index of the first of the ascending `positions` greater than `at` (a binary search). */
+export function firstAfter(positions: readonly number[], at: number): number {
+  let lo = 0;
+  let hi = positions.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((positions[mid] as number) <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Characters a wrapped token may be cut at: base64 and base64url, and `.`, `~`, `%`. */
@@ -394,6 +401,8 @@ export function redrawRegions(text: string): Region[] {
   let to = -1;
   let lineStart = 0;
   let removals: Seam[] = [];
+  let lineBegin = 0;
+  let lineEnd = -1;
   const close = () => {
     if (from !== -1) regions.push({ from, to, removals, lines: [lineStart] });
     from = -1;
@@ -402,9 +411,14 @@ export function redrawRegions(text: string): Region[] {
   for (let cr = text.indexOf("\r"); cr !== -1; cr = text.indexOf("\r", cr + 1)) {
     const next = text.charCodeAt(cr + 1);
     if (next === 10 || cr + 1 >= text.length) continue;
-    const start = text.lastIndexOf("\n", cr) + 1;
-    let end = text.indexOf("\n", cr);
-    if (end === -1) end = text.length;
+    // The line's bounds, found once a line (a progress bar may redraw thousands of times).
+    if (cr >= lineEnd) {
+      lineBegin = text.lastIndexOf("\n", cr) + 1;
+      lineEnd = text.indexOf("\n", cr);
+      if (lineEnd === -1) lineEnd = text.length;
+    }
+    const start = lineBegin;
+    const end = lineEnd;
     const a = Math.max(start, cr - REDRAW_REACH);
     const b = Math.min(end, cr + 1 + REDRAW_REACH);
     if (from !== -1 && start === lineStart && a <= to && b - from <= REDRAW_MAX) {

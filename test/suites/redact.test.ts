@@ -158,6 +158,10 @@ describe("redact: every rule is linear on pathological input", () => {
     `${keyword}${fill("a-", n)}~`,
     `${keyword}=${fill("a.+/", n)}~`,
     `  ${fill("f0", n)}${keyword}`,
+    // After escape sequences, which a start boundary lets a match begin behind.
+    fill(`%3D${keyword}a1`, n),
+    fill(`\\u0022${keyword}=`, n),
+    fill(`=3D${keyword}${"a-".repeat(4)}`, n),
   ];
   for (const rule of SECRET_RULES) {
     it(`${rule.id} (${rule.keywords.join(" ")})`, { timeout: 30_000 }, () => {
@@ -166,7 +170,7 @@ describe("redact: every rule is linear on pathological input", () => {
         .join("\n");
       const started = performance.now();
       const { text } = redact(input);
-      expect(performance.now() - started).toBeLessThan(2000);
+      expect(performance.now() - started).toBeLessThan(5000);
       expect(text.length).toBeGreaterThan(0);
     });
   }

@@ -44,20 +44,22 @@ export interface SecretRule {
 }
 
 /**
- * The tails of escape sequences a token may follow in text that was encoded and shown as is: URL
- * encoding (`%3D`, `%20`, `%22`), JSON and C string escapes (`\n`, `\t`, `\"`, `\u0022`,
- * `\x22`) and quoted-printable (`=3D`). Their last character is a letter or digit, so a word
- * boundary alone would hide every token right after one. Each alternative has a fixed length, so
- * the look-behind costs a constant at each start.
+ * Escape sequences a token may follow in text that was encoded and shown as is: URL encoding
+ * (`%3D`, `%20`, `%22`), JSON and C string escapes (`\n`, `\t`, `\"`, `\u0022`, `\x22`) and
+ * quoted-printable (`=3D`). Their last character is a letter or digit, so a word boundary alone
+ * would hide every token right after one. ESCAPE_HEAD is each sequence less its last character.
  */
 export const ESCAPE_TAIL = String.raw`%[0-9A-Fa-f]{2}|\\[nrtbfv0'"\\/]|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}|=[0-9A-F]{2}`;
+const ESCAPE_HEAD = String.raw`%[0-9A-Fa-f]|\\|\\u[0-9A-Fa-f]{3}|\\x[0-9A-Fa-f]|=[0-9A-F]`;
 
 /**
  * A start boundary: not right after a character of `chars` (a regex class body), unless that
- * character ends an escape sequence.
+ * character ends an escape sequence. Written as a look-behind inside a look-behind rather than
+ * an alternation: V8 still finds the literal that follows by its fast scan then (an alternation
+ * of look-behinds made every rule about fifty times slower on the lines it ran on).
  */
 export function after(chars: string): string {
-  return `(?:(?<![${chars}])|(?<=${ESCAPE_TAIL}))`;
+  return `(?<!(?<!${ESCAPE_HEAD})[${chars}])`;
 }
 
 /** Start boundary that also treats "_" as a word character, and sees through escapes. */

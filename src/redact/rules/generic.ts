@@ -107,7 +107,7 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     // multi-line form).
     id: "netrc_password",
     keywords: ["password"],
-    pattern: String.raw`(?:(?<![A-Za-z0-9_-])(?:machine[ \t]{1,8}\S{1,253}|default)[ \t]{1,8}login[ \t]{1,8}\S{1,256}[ \t]{1,8}|^\s{0,16}machine[ \t]{1,8}\S{1,253}[ \t]{1,8}|^\s{0,16}(?=password[ \t]{1,8}\S{6,256}\s*$))password[ \t]{1,8}(\S{1,256})`,
+    pattern: String.raw`(?:${after("A-Za-z0-9_-")}(?:machine[ \t]{1,8}\S{1,253}|default)[ \t]{1,8}login[ \t]{1,8}\S{1,256}[ \t]{1,8}|^\s{0,16}machine[ \t]{1,8}\S{1,253}[ \t]{1,8}|^\s{0,16}(?=password[ \t]{1,8}\S{6,256}\s*$))password[ \t]{1,8}(\S{1,256})`,
     group: 1,
     generality: 1,
   },
@@ -126,7 +126,7 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     // would cross every later "eyJ" and each would scan to the end of the line (quadratic).
     id: "jwt",
     keywords: ["eyJ"],
-    pattern: String.raw`(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,8192}\.eyJ[A-Za-z0-9_-]{8,16384}\.[A-Za-z0-9_-]{8,8192}${E}`,
+    pattern: String.raw`${after("A-Za-z0-9_-")}eyJ[A-Za-z0-9_-]{8,8192}\.eyJ[A-Za-z0-9_-]{8,16384}\.[A-Za-z0-9_-]{8,8192}${E}`,
   },
   {
     // Any scheme's credentials (`Bearer`, `Basic`, `Token`, `AccessKey`, `SSWS`, `Splunk`, …), or
@@ -166,7 +166,7 @@ export const GENERIC_RULES: readonly SecretRule[] = [
   {
     id: "api_key_header",
     keywords: ["api-key", "x-apikey"],
-    pattern: String.raw`(?<![A-Za-z0-9_-])(?:x-api-?key|api-key)${COLON}${VALUE_START}([^\s"',;<>(){}\[\]]{8,1024})`,
+    pattern: String.raw`${after("A-Za-z0-9_-")}(?:x-api-?key|api-key)${COLON}${VALUE_START}([^\s"',;<>(){}\[\]]{8,1024})`,
     ignoreCase: true,
     group: 1,
     minEntropy: 3,
@@ -175,7 +175,7 @@ export const GENERIC_RULES: readonly SecretRule[] = [
   {
     id: "auth_token_header",
     keywords: ["x-auth-token", "x-access-token", "x-api-token", "x-session-token"],
-    pattern: String.raw`(?<![A-Za-z0-9_-])x-(?:auth|access|api|session)-token${COLON}${VALUE_START}([^\s"',;<>]{8,2048})`,
+    pattern: String.raw`${after("A-Za-z0-9_-")}x-(?:auth|access|api|session)-token${COLON}${VALUE_START}([^\s"',;<>]{8,2048})`,
     ignoreCase: true,
     group: 1,
     minEntropy: 3,
@@ -185,7 +185,7 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     // Any `X-…-Key`, `X-…-Token`, `X-…-Secret` header (`x-functions-key`, `x-goog-api-key`).
     id: "secret_header",
     keywords: ["x-"],
-    pattern: String.raw`(?<![A-Za-z0-9_-])x-[A-Za-z0-9-]{1,40}-(?:key|token|secret|signature|auth)${COLON}${VALUE_START}([^\s"',;<>(){}\[\]]{8,2048})`,
+    pattern: String.raw`${after("A-Za-z0-9_-")}x-[A-Za-z0-9-]{1,40}-(?:key|token|secret|signature|auth)${COLON}${VALUE_START}([^\s"',;<>(){}\[\]]{8,2048})`,
     ignoreCase: true,
     group: 1,
     keyed: true,
@@ -206,7 +206,7 @@ export const GENERIC_RULES: readonly SecretRule[] = [
       "--access-token",
       "--auth-token",
     ],
-    pattern: String.raw`(?<![A-Za-z0-9_-])--(?:password|passwd|token|api-key|apikey|secret|client-secret|access-token|auth-token)(?:=|[ \t]{1,5})["']?(?!id=)${VALUE_START}([^\s"']{8,512})`,
+    pattern: String.raw`${after("A-Za-z0-9_-")}--(?:password|passwd|token|api-key|apikey|secret|client-secret|access-token|auth-token)(?:=|[ \t]{1,5})["']?(?!id=)${VALUE_START}([^\s"']{8,512})`,
     ignoreCase: true,
     group: 1,
     minEntropy: 3,
@@ -217,7 +217,7 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     id: "curl_user_password",
     keywords: ["-u ", "--user ", "--user="],
     // Also a token as the user name and an empty password (`-u <token>:`, Sonar's and others').
-    pattern: String.raw`(?<![A-Za-z0-9_-])(?:-u|--user)(?:=|[ \t]{1,5})["']?(?:[^\s:"']{1,128}:${VALUE_START}([^\s"']{6,256})|([A-Za-z0-9_.-]{20,128}):(?=["'\s]|$))`,
+    pattern: String.raw`${after("A-Za-z0-9_-")}(?:-u|--user)(?:=|[ \t]{1,5})["']?(?:[^\s:"']{1,128}:${VALUE_START}([^\s"']{6,256})|([A-Za-z0-9_.-]{20,128}):(?=["'\s]|$))`,
     group: 1,
     minEntropy: 3,
     generality: 1,
@@ -312,7 +312,7 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     // rule is case-sensitive (`compass=`, `bypass=` are not passwords).
     id: "secret_assignment",
     keywords: ["pass", "Pass", "PASS", "pwd", "Pwd", "PWD"],
-    pattern: String.raw`(?:(?<![A-Za-z])(?:pass|PASS|Pass|pwd|PWD|Pwd)|(?<=[a-z])(?:Pass|Pwd))(?![a-z])[A-Za-z0-9_.-]{0,30}${QUOTE}?\s{0,32}${OPERATOR}\s{0,32}${quotedValue(6)}`,
+    pattern: String.raw`(?:${after("A-Za-z")}(?:pass|PASS|Pass|pwd|PWD|Pwd)|(?<=[a-z])(?:Pass|Pwd))(?![a-z])[A-Za-z0-9_.-]{0,30}${QUOTE}?\s{0,32}${OPERATOR}\s{0,32}${quotedValue(6)}`,
     group: 1,
     keyed: true,
     generality: 2,

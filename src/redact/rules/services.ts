@@ -1,4 +1,15 @@
-import { ASSIGN, B, COLON, E, gitlab, named, type SecretRule, UUID, vendorKey } from "./format.js";
+import {
+  ASSIGN,
+  after,
+  B,
+  COLON,
+  E,
+  gitlab,
+  named,
+  type SecretRule,
+  UUID,
+  vendorKey,
+} from "./format.js";
 
 /** Source hosting and CI, developer tools, chat, payments, email and AI providers. */
 export const SERVICE_RULES: readonly SecretRule[] = [
@@ -37,7 +48,7 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     // GitLab's API header; prefixed tokens in it are named by their own rule.
     id: "gitlab_private_token_header",
     keywords: ["private-token"],
-    pattern: `(?<![A-Za-z0-9-])private-token${COLON}([A-Za-z0-9_.-]{20,300})`,
+    pattern: `${after("A-Za-z0-9-")}private-token${COLON}([A-Za-z0-9_.-]{20,300})`,
     ignoreCase: true,
     group: 1,
     generality: 1,
@@ -140,7 +151,7 @@ export const SERVICE_RULES: readonly SecretRule[] = [
   {
     id: "ngrok_authtoken",
     keywords: ["ngrok", "authtoken"],
-    pattern: String.raw`(?:${named("ngrok", "(?:auth[_-]?)?token|api[_-]?key")}|(?<![A-Za-z0-9-])(?:add-authtoken|--authtoken)(?:=|[ \t]{1,5}))([0-9][A-Za-z0-9]{20,40}_[A-Za-z0-9]{15,30})${E}`,
+    pattern: String.raw`(?:${named("ngrok", "(?:auth[_-]?)?token|api[_-]?key")}|${after("A-Za-z0-9-")}(?:add-authtoken|--authtoken)(?:=|[ \t]{1,5}))([0-9][A-Za-z0-9]{20,40}_[A-Za-z0-9]{15,30})${E}`,
     ignoreCase: true,
     group: 1,
     generality: 1,
@@ -405,7 +416,7 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     // GeoIP.conf (`LicenseKey <key>`), and older keys after a MaxMind key name.
     id: "maxmind_license_key",
     keywords: ["LicenseKey", "maxmind"],
-    pattern: `(?:(?<![A-Za-z0-9_])LicenseKey[ \\t]+|${named("maxmind|geoip", "license[_-]?key|key")})([A-Za-z0-9_]{12,40})${E}`,
+    pattern: `(?:${after("A-Za-z0-9_")}LicenseKey[ \\t]+|${named("maxmind|geoip", "license[_-]?key|key")})([A-Za-z0-9_]{12,40})${E}`,
     group: 1,
     generality: 1,
   },
@@ -466,7 +477,7 @@ export const SERVICE_RULES: readonly SecretRule[] = [
   {
     id: "cohere_api_key",
     keywords: ["cohere", "co_api_key"],
-    pattern: `(?:${named("cohere", "(?:api[_-]?)?key|token")}|(?<![A-Za-z0-9])co_api_key${ASSIGN})([A-Za-z0-9]{40})${E}`,
+    pattern: `(?:${named("cohere", "(?:api[_-]?)?key|token")}|${after("A-Za-z0-9")}co_api_key${ASSIGN})([A-Za-z0-9]{40})${E}`,
     ignoreCase: true,
     group: 1,
     generality: 1,
