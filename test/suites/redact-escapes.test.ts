@@ -66,7 +66,9 @@ describe("shape: a carriage-return redraw is judged as the line is shown", () =>
   });
 
   it("redact() alone: the whole value after the return goes too", () => {
-    expect(redact(`DB_PASSWORD=abc\r${value}`).text).toBe("DB_PASSWORD=[REDACTED:secret_assignment]");
+    expect(redact(`DB_PASSWORD=abc\r${value}`).text).toBe(
+      "DB_PASSWORD=[REDACTED:secret_assignment]",
+    );
   });
 });
 
