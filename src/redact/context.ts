@@ -16,8 +16,10 @@ import type { Span } from "./spans.js";
 const PRINTING = new RegExp(
   [
     String.raw`^[ \t]*(?:[\w.@~:/-]{0,64}[$#%]|\+|PS [^>\r\n]{0,80}>|[A-Za-z]:\\[^>\r\n]{0,80}>)[ \t]+`,
-    String.raw`[^\r\n]{0,512}?`,
-    String.raw`\b(?:openssl[ \t]+rand|vault[ \t]+(?:kv[ \t]+get|read)|aws[ \t]+secretsmanager[ \t]+get-secret-value|gcloud[ \t]+secrets[ \t]+versions[ \t]+access|az[ \t]+keyvault[ \t]+secret[ \t]+show|op[ \t]+read|pass[ \t]+show|security[ \t]+find-generic-password|doppler[ \t]+secrets[ \t]+get|heroku[ \t]+config:get|kubectl[ \t]+get[ \t]+secrets?\b[^\r\n]{0,256}(?:jsonpath|go-template)|snyk[ \t]+config[ \t]+get|(?:printenv|echo|cat|type|more|head|tail|get-content)\b[^\r\n]{0,256}(?:secret|token|passw|pwd|api[_-]?key|private|credential|_key\b|\.key\b))`,
+    // The command itself comes first (after `sudo`): one bounded run a line, so a line costs a
+    // constant whatever it holds.
+    String.raw`(?:sudo[ \t]+)?`,
+    String.raw`(?:openssl[ \t]+rand|vault[ \t]+(?:kv[ \t]+get|read)|aws[ \t]+secretsmanager[ \t]+get-secret-value|gcloud[ \t]+secrets[ \t]+versions[ \t]+access|az[ \t]+keyvault[ \t]+secret[ \t]+show|op[ \t]+read|pass[ \t]+show|security[ \t]+find-generic-password|doppler[ \t]+secrets[ \t]+get|heroku[ \t]+config:get|kubectl[ \t]+get[ \t]+secrets?\b[^\r\n]{0,256}?(?:jsonpath|go-template)|snyk[ \t]+config[ \t]+get|(?:printenv|echo|cat|type|more|head|tail|get-content)\b[^\r\n]{0,256}?(?:secret|token|passw|pwd|api[_-]?key|private|credential|_key\b|\.key\b))`,
     String.raw`[^\r\n]*$`,
   ].join(""),
   "gim",
@@ -241,13 +243,13 @@ export function findEncodedTokens(
 
 /** A `.pgpass` line: `host:port:database:user:password` (any field but the last may be `*`). */
 const PGPASS =
-  /^[ \t]*([A-Za-z0-9.*_-]*[A-Za-z*][A-Za-z0-9.*_-]*):(?:\d{1,5}|\*):[^:\s]{1,128}:[^:\s]{1,128}:(\S{4,256})[ \t]*\r?$/gm;
+  /^[ \t]*(?=[A-Za-z0-9.*_-]{0,252}[A-Za-z*])[A-Za-z0-9.*_-]{1,253}:(?:\d{1,5}|\*):[^:\s]{1,128}:[^:\s]{1,128}:(\S{4,256})[ \t]*\r?$/gm;
 
 /** The password field of `.pgpass` lines, in a text that names the file. */
 export function findPgpass(text: string, spans: Span[]): void {
   PGPASS.lastIndex = 0;
   for (let m = PGPASS.exec(text); m !== null; m = PGPASS.exec(text)) {
-    const value = m[2] as string;
+    const value = m[1] as string;
     if (!looksSecret(value, 4)) continue;
     const start = m.index + m[0].lastIndexOf(value);
     spans.push({ rule: "pgpass_password", start, end: start + value.length, generality: 1 });

@@ -17,7 +17,7 @@ const SERVER_REPLY =
   /^\W{0,12}(?:[Ss]:\s{0,4}|[CcSs]:\s{0,4}(?=\d{3}[ -]))?(?:\d{3}[ -]|\+OK|-ERR|[A-Za-z0-9]{1,10} (?:OK|NO|BAD)\b)/;
 const BASE64_RUN = /[A-Za-z0-9+/]{4,8192}={0,2}/g;
 /** A client's prefix in a transcript: `C: `, `> `, `---> `, `>>> `, `send: '`. */
-const CLIENT = String.raw`^[ \t]*(?:[CcSs]:[ \t]*|[>\-]{1,4}[ \t]*|send:[ \t]*[b]?['"])?[ \t]*`;
+const CLIENT = String.raw`^[ \t]*(?:(?:[CcSs]:|[>\-]{1,4}|send:[ \t]*b?['"])[ \t]*)?`;
 /** POP3 and FTP: `PASS <password>` after a `USER <name>` line. */
 const PASS_LINE = new RegExp(`${CLIENT}(?:PASS|pass)[ \\t]+([^\\s\\\\'"]{1,256})`, "gm");
 const USER_LINE = new RegExp(`${CLIENT}(?:USER|user)[ \\t]+\\S`, "m");

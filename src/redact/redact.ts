@@ -651,7 +651,9 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
             if (cut.start >= end) break;
             // A match complete at its line's end is not continued across a weak seam; a
             // placeholder that ends where its line does is not continued at all.
-            if (!cut.strong && complete.has(cut.start) && tokenRun(text, cut.end) < WEAK_TAIL) {
+            // (A match may end before a soft break's `=` or after it, as base64 padding.)
+            const whole = complete.has(cut.start) || complete.has(cut.start + 1);
+            if (!cut.strong && whole && tokenRun(text, cut.end) < WEAK_TAIL) {
               return true;
             }
             if (isPlaceholderToken(text.slice(start, cut.start), [])) return true;

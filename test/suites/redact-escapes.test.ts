@@ -160,6 +160,19 @@ describe("redaction stays linear on escape-heavy text", () => {
     ["wrapped lines", `${"ghp_".repeat(19)}\n`.repeat(MB / 77)],
     ["redraws", "token=abc\rdef".repeat(MB / 13)],
     ["look-alike keys", "pаssword=".repeat(MB / 9)],
+    // The detectors added with them, on the shapes that would make a careless pattern quadratic.
+    ["prompt lines that print nothing", `$ cat ${"a".repeat(600)}\n`.repeat(MB / 607)],
+    [
+      "prompt lines naming a secret",
+      `$ cat secret ${"a-".repeat(300)}\n${"Ab1".repeat(20)}\n`.repeat(MB / 680),
+    ],
+    ["spaces before PASS", `USER a\n${" ".repeat(4000)}PASS b\n`.repeat(MB / 4014)],
+    ["pgpass-like runs", `.pgpass\n${"a".repeat(MB)}`],
+    ["block scalars", `key: |\n${`  ${"A1b".repeat(26)}\n`.repeat(64)}`.repeat(MB / 5200)],
+    ["data blocks", `data:\n${"  k: dmFsdWU=\n".repeat(64)}`.repeat(MB / 900)],
+    ["encoded prefixes", "Z2hwX ".repeat(MB / 6)],
+    ["header names", "x-a-key: x-b-token: ".repeat(MB / 20)],
+    ["SMTP prompts", "334 UGFzc3dvcmQ6\n".repeat(MB / 17)],
   ];
   for (const [title, input] of inputs) {
     it(title, { timeout: 30_000 }, () => {
