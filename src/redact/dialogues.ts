@@ -21,11 +21,12 @@ const CLIENT = String.raw`^[ \t]*(?:(?:[CcSs]:|[>\-]{1,4}|send:[ \t]*b?['"])[ \t
 /** POP3 and FTP: `PASS <password>` after a `USER <name>` line. */
 const PASS_LINE = new RegExp(`${CLIENT}(?:PASS|pass)[ \\t]+([^\\s\\\\'"]{1,256})`, "gm");
 const USER_LINE = new RegExp(`${CLIENT}(?:USER|user)[ \\t]+\\S`, "m");
-/** IMAP: `a1 LOGIN <user> <password>`, each plain or quoted; a tag has a digit (`a1`, `A001`). */
-const IMAP_LOGIN = new RegExp(
-  `${CLIENT}[A-Za-z]{0,6}\\d{1,6}[ \\t]+LOGIN[ \\t]+(?!-)(?:"(?:[^"\\\\\\r\\n]|\\\\.){1,256}"|\\S{1,256})[ \\t]+(?:"((?:[^"\\\\\\r\\n]|\\\\.){1,256})"|([^\\s"]{1,256}))`,
-  "gim",
-);
+/**
+ * IMAP: `a1 LOGIN <user> <password>`, each plain or quoted, wherever the line quotes it (an
+ * error message may); the tag has a digit (`a1`, `A001`) and the command is in capitals.
+ */
+const IMAP_LOGIN =
+  /(?<![A-Za-z0-9])[A-Za-z]{0,6}\d{1,6}[ \t]+LOGIN[ \t]+(?!-)(?:"(?:[^"\\\r\n]|\\.){1,256}"|\S{1,256})[ \t]+(?:"((?:[^"\\\r\n]|\\.){1,256})"|([^\s"]{1,256}))/g;
 /** Commands and prompts of these dialogues, for the keyword prefilter. */
 export const MAIL_KEYWORDS: readonly string[] = [
   PASSWORD_PROMPT,
