@@ -11,6 +11,22 @@ describe("redact: values that are not secrets stay (issue 20)", () => {
   }
 });
 
+describe("shape: a model can page through results", () => {
+  it("a pagination cursor in an API response reaches the model", async () => {
+    const cursor = btoa(JSON.stringify({ page: 4, after: "a81f09c2" }));
+    const body = {
+      items: [{ id: 1 }, { id: 2 }],
+      next_page_token: cursor,
+      nextForwardToken: `f/${"3".repeat(40)}`,
+    };
+    const asValue = await shape(body, { untrusted: false });
+    expect(asValue.text).toContain(cursor);
+    const asText = await shape(JSON.stringify(body, null, 2), { untrusted: false });
+    expect(asText.text).toContain(cursor);
+    expect(asText.meta.redactions?.count ?? 0).toBe(0);
+  });
+});
+
 describe("redact: the new rules and detectors", () => {
   for (const f of foundFixtures()) {
     it(f.title, () => {
