@@ -86,10 +86,9 @@ export function createResultReader(
     );
   }
   const store = options.store;
-  const redactor = o.redactor;
   const redact = createRedactStage(sliceOptions(o).redact);
   const presenter = createPresenter({
-    redact: redactor ? (text) => redactor(text).text : undefined,
+    redact: redact.redact,
     spotlight: o.spotlight,
     datamark: o.datamark,
     untrusted: o.untrusted,
@@ -117,6 +116,7 @@ export function createResultReader(
   let tokenizer: Promise<ResolvedTokenizer> | undefined;
   return async function readResult(args: unknown): Promise<Shaped> {
     tokenizer ??= resolveTokenizer(o.tokenizer);
+    await redact.ready();
     const counter = await tokenizer;
     const { readPage } = await import("./store/read-result.js");
     return readPage(page, store, counter, args);

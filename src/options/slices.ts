@@ -27,8 +27,8 @@ export interface Slices {
   readonly render: Omit<RenderOptions, "records"> & {
     readonly records: Omit<RenderOptions["records"], "clean" | "cursor">;
   };
-  /** The last redaction pass, spotlighting and the fence (its form follows the budget). */
-  readonly present: Omit<PresentOptions, "form">;
+  /** Spotlighting and the fence (its form follows the budget); the redact stage adds its pass. */
+  readonly present: Omit<PresentOptions, "form" | "redact">;
 }
 
 /**
@@ -37,10 +37,8 @@ export interface Slices {
  */
 export function sliceOptions(o: CompiledOptions): Slices {
   const capacity = o.capacity;
-  const redactor = o.redactor;
   return {
     present: {
-      redact: redactor ? (text) => redactor(text).text : undefined,
       spotlight: o.spotlight,
       datamark: o.datamark,
       untrusted: o.untrusted,
