@@ -7,11 +7,12 @@ import type { RecordSink, Sinks, UnitStream } from "../pipeline/flow.js";
 import type { RunContext, Stage } from "../pipeline/run.js";
 import type { JsonValue, SectionName, Unit } from "../pipeline/unit.js";
 import { createAggregator } from "./aggregate.js";
-import { recordClassifier } from "./evidence.js";
 import { createKeeper, type KeeperLimits, type Kept } from "./keeper.js";
+import { createRecordEvents } from "./record-events.js";
+import { recordClassifier } from "./record-evidence.js";
 import { shorten } from "./shorten.js";
 import { sortValues } from "./sort.js";
-import { createViewKeeper, type KeptView, type ViewLimits } from "./view.js";
+import { createViewKeeper, detach, type KeptView, type ViewLimits } from "./view.js";
 
 /** Something that sees every record after redaction, whole (the store writer): wired by the host. */
 export interface RecordTap {
@@ -79,6 +80,8 @@ function recordsSink(o: KeepOptions, ctx: RunContext) {
   const keeper = createViewKeeper(limits);
   const classify = recordClassifier();
   const aggregator = createAggregator();
+  const events = createRecordEvents<Unit>();
+  let seen = 0;
   const tap = o.tap?.();
   const facts = ctx.facts.records;
   const sink: RecordSink = {
@@ -88,6 +91,7 @@ function recordsSink(o: KeepOptions, ctx: RunContext) {
         return;
       }
       const text = json ?? JSON.stringify(value);
+      seen++;
       tap?.record(value, text);
       aggregator.add(value);
       const severity = classify(value);
@@ -96,7 +100,7 @@ function recordsSink(o: KeepOptions, ctx: RunContext) {
         text.length > limits.maxStringChars
           ? shorten(value, limits.maxStringChars, shortened)
           : value;
-      const unit: Unit = {
+      let unit: Unit = {
         index,
         text: display === value ? text : JSON.stringify(display),
         repeat: 1,
@@ -106,6 +110,8 @@ function recordsSink(o: KeepOptions, ctx: RunContext) {
         value: display,
         key: sortValues(limits.sort, value),
       };
+      const occurrence = events.see(value, severity, index, () => detach(unit));
+      unit = { ...unit, occurrence };
       keeper.add(unit);
       if (facts && severity > 0) facts.evidence++;
       if (facts && severity >= 2) facts.errors++;
@@ -116,7 +122,9 @@ function recordsSink(o: KeepOptions, ctx: RunContext) {
     tap,
     finish(): KeptView {
       if (facts) facts.aggregates = aggregator.result();
-      return keeper.finish();
+      const standOuts = events.finish(seen);
+      if (facts) facts.evidence += standOuts.length;
+      return keeper.finish(standOuts);
     },
   };
 }
