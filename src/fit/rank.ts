@@ -2,9 +2,9 @@
  * The order in which held lines are given budget, by value. Each template gets one line before
  * any gets a second:
  *   1. the last line of each section (where it ended);
- *   2. the first held line of every severe template: fatal, then error, then warning, the rarer
- *      first;
- *   3. the first held line of every rare template (seen once, then twice);
+ *   2. the first held line of every severe template: fatal, then error, then warning, the rare
+ *      ones first, and among equals the shorter line first (more of them fit);
+ *   3. the first held line of every rare template (seen once, then twice; shorter first);
  *   4. the context of the severe lines of step 2 (a stack trace after its error, then the lines
  *      before it);
  *   5. for each of them, a marker counting the other lines like it and where they are;
@@ -194,9 +194,12 @@ export function rank(
       }
     }
   });
-  const byPlace = (a: Pick, b: Pick) => a.section - b.section || a.unit.index - b.unit.index;
-  severe.sort((a, b) => b.t.severity - a.t.severity || a.t.runs - b.t.runs || byPlace(a, b));
-  rare.sort((a, b) => a.t.runs - b.t.runs || byPlace(a, b));
+  // Among templates of equal value the cheaper line first: more of them fit.
+  const byCost = (a: Pick, b: Pick) =>
+    tokensOf(a.unit) - tokensOf(b.unit) || a.section - b.section || a.unit.index - b.unit.index;
+  const band = (t: Template) => (t.runs <= 2 ? 0 : 1);
+  severe.sort((a, b) => b.t.severity - a.t.severity || band(a.t) - band(b.t) || byCost(a, b));
+  rare.sort((a, b) => a.t.runs - b.t.runs || byCost(a, b));
   common.sort(
     (a, b) => a.t.count - b.t.count || b.unit.index - a.unit.index || a.section - b.section,
   );

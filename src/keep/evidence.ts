@@ -35,13 +35,15 @@ const ERROR = [
   String.raw`\bERROR\b`,
   String.raw`\b[Ee]rror\b`,
   // "0 errors" and "no errors" are a clean summary, not a failure.
-  String.raw`(?<!\b(?:0|[Nn]o) )\b(?:[Ee]rrors|ERRORS)\b`,
+  String.raw`(?<!(?:^|\s)(?:0|[Nn]o) )\b(?:[Ee]rrors|ERRORS)\b`,
   String.raw`\berror\[E\d+\]`,
-  String.raw`\b[A-Z][A-Za-z0-9]*(?:Error|Exception)\b`,
+  String.raw`\b[A-Z][A-Za-z0-9]*(?:Error|Exception|Fail(?:ed|ure)?)\b`,
   String.raw`\b[Ee]xception\b`,
+  // A non-zero error code: err=-12785.
+  String.raw`\berr=-?[1-9]`,
   // "0 failed" is a passing summary, not a failure.
-  String.raw`(?<!\b0 )\bFAIL(?:ED|URE|S)?\b`,
-  String.raw`(?<!\b0 )\b[Ff]ail(?:ed|ure|s|ing)?\b`,
+  String.raw`(?<!(?:^|\s)0 )\bFAIL(?:ED|URE|S)?\b`,
+  String.raw`(?<!(?:^|\s)0 )\b[Ff]ail(?:ed|ure|s|ing)?\b`,
   String.raw`^\s*Caused by\b`,
   String.raw`\bERR!`,
   String.raw`\bnon-zero exit\b`,
@@ -52,7 +54,7 @@ const ERROR = [
   "[✗✖❌]",
   String.raw`\b(?:[Aa]bort(?:ed|ing|s)?|ABORT(?:ED)?)\b`,
   String.raw`\bKilled\b`,
-  String.raw`\b(?:[Dd]enied|DENIED|[Rr]efused|REFUSED)\b`,
+  String.raw`\b(?:[Dd]enied|[Rr]efused)\b`,
 ];
 
 const NOTICE = [
@@ -71,9 +73,10 @@ const EVIDENCE_SOURCE = `(${FATAL.join("|")})|(${ERROR.join("|")})|(${NOTICE.joi
  * Literal fragments, at least one of which occurs in every line the classifier flags, apart from
  * the line-start layouts below (a test checks this). A regex of plain literals lets V8 skip
  * through ordinary text at memory speed; only the lines where a fragment occurs are then
- * classified in full. Ordinary log text seldom contains any of them. Every fragment costs scan
- * speed: fragments starting with a space or a newline cost the most, so those are added only for
- * a log whose layout needs them (`anchorScanner`).
+ * classified in full. Ordinary log text seldom contains any of them. The scan's speed depends
+ * most on the set of first characters: every fragment starts with a character another one
+ * already starts with (`alert`, not `lert`), and fragments starting with a space or a newline
+ * (the slowest) are added only for a log whose layout needs them (`anchorScanner`).
  */
 export const EVIDENCE_ANCHORS: readonly string[] = [
   "rror",
@@ -100,19 +103,17 @@ export const EVIDENCE_ANCHORS: readonly string[] = [
   "CRIT",
   "crit",
   "Crit",
-  "MERG",
-  "merg",
-  "lert",
-  "LERT",
-  "evere",
+  "EMERG",
+  "emerg",
+  "Emerg",
+  "alert",
+  "Alert",
+  "ALERT",
   "EVERE",
   "ERR",
-  "err]",
-  "err:",
+  "err=",
   "ARN",
-  "arning",
-  "warn",
-  "Warn",
+  "arn",
   "eprecat",
   "EPRECAT",
   "imed out",
@@ -129,9 +130,7 @@ export const EVIDENCE_ANCHORS: readonly string[] = [
   "BORT",
   "illed",
   "enied",
-  "ENIED",
   "efused",
-  "EFUSED",
 ];
 
 const literal = (a: string) => a.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
@@ -258,6 +257,11 @@ const HEADER_LEVELS = new Set([
   "notice",
 ]);
 
+/** True when `word` is a level a log header uses (`INFO`, `warn`, `[error]` without brackets). */
+export function isLevelWord(word: string): boolean {
+  return HEADER_LEVELS.has(word.toLowerCase());
+}
+
 /**
  * The severity a level or status word names (`"ERROR"` 2, `"crit"` 3, `"degraded"` 1), 0 for
  * any other word.
@@ -356,14 +360,12 @@ export function headerLevel(line: string): Severity | -1 {
     const kv = KEY_LEVEL.exec(token);
     if (kv) {
       const word = (kv[1] as string).toLowerCase();
-      if (HEADER_LEVELS.has(word) && word !== "err") return wordSeverity(word);
+      if (HEADER_LEVELS.has(word) && word !== "err" && word !== "severe") return wordSeverity(word);
     }
     const lower = core.toLowerCase();
-    if (
-      HEADER_LEVELS.has(lower) &&
-      isLevelCase(core) &&
-      (lower !== "err" || /err[\]:]$/.test(token))
-    ) {
+    // `err` and `severe` count in upper case only: no anchor finds the others.
+    const anchored = (lower !== "err" && lower !== "severe") || core === core.toUpperCase();
+    if (HEADER_LEVELS.has(lower) && isLevelCase(core) && anchored) {
       const upper = core === core.toUpperCase();
       const placed =
         (opens && closes) ||

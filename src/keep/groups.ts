@@ -1,8 +1,9 @@
 /**
  * The evidence reservoir of the line keeper: groups of evidence lines with their context, held
  * within a character budget. What goes first when it is full follows what an agent needs: later
- * lines of a template already held go before the first line of any template; then the context
- * around first lines is trimmed; only then do first lines go, the least severe first. Within one
+ * lines of a template already held go before the first line of any template, and may use only
+ * `limit` characters; first lines may use twice that, then the context around them is trimmed;
+ * only then do first lines go, the least severe first. Within one
  * kind and severity the first group (often the root cause) stays while later ones roll like a
  * ring, so the first and the latest survive.
  */
@@ -19,7 +20,7 @@ export interface Group {
   traceChars: number;
   /** Holds the first line of a template: evicted only after every group that does not. */
   exemplar: boolean;
-  /** Context lines (not evidence) were let go to make room. */
+  /** Its context and later lines of templates were let go to make room. */
   trimmed: boolean;
 }
 
@@ -50,9 +51,13 @@ export function createReservoir(limit: number): Reservoir {
   const groups: Group[] = [];
   let chars = 0;
 
-  /** The group to let go: the lowest kind and severity, the second oldest among equals. */
+  /**
+   * The group to let go among the exemplar groups or the others: the least severe, the second
+   * oldest among equals. A later line of a template goes whatever its severity; a first line only
+   * for a group being built that is at least as severe.
+   */
   function victimOf(open: Group | undefined, exemplars: boolean): number {
-    const ceiling = open ? open.severity : 3;
+    const ceiling = open && exemplars ? open.severity : 3;
     let victim = -1;
     let first = -1;
     let lowest = 4;
@@ -70,7 +75,10 @@ export function createReservoir(limit: number): Reservoir {
     return victim;
   }
 
-  /** Lets go of the context of the newest untrimmed exemplar group of the lowest severity. */
+  /**
+   * Lets go of all but the first lines of templates in the newest untrimmed exemplar group of the
+   * lowest severity: its context, and the later lines of templates held already.
+   */
   function trimOne(open: Group | undefined): boolean {
     let pick: Group | undefined;
     for (const g of groups) {
@@ -85,7 +93,7 @@ export function createReservoir(limit: number): Reservoir {
     if (pick === undefined) return false;
     pick.trimmed = true;
     const before = pick.chars;
-    const core = pick.units.filter((u) => u.severity > 0);
+    const core = pick.units.filter((u) => u.severity > 0 && (u.occurrence ?? 1) === 1);
     pick.units.length = 0;
     pick.units.push(...core.slice(0, 64));
     pick.chars = 0;
@@ -123,7 +131,8 @@ export function createReservoir(limit: number): Reservoir {
         if (victim === -1) {
           // Only first lines of templates are left: a later line being built gives way to them.
           if (open && !open.exemplar) return giveWay(open);
-          if (chars > limit && trimOne(open)) continue;
+          if (chars <= limit * 2 && groups.length <= MAX_GROUPS) return false;
+          if (chars > limit * 2 && trimOne(open)) continue;
           victim = victimOf(open, true);
         }
         if (victim === -1) return open ? giveWay(open) : false;

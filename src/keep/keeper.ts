@@ -72,7 +72,7 @@ export interface Keeper extends LineSink {
  * credited through its prefix where the prefix has proved reliable (checked now and then),
  * because a pass over every character of every line would cost more than decoding it.
  */
-const EXACT_LINES = 32_768;
+const EXACT_LINES = 8192;
 /** Past this many lines only one skipped line in SAMPLE_STRIDE is looked at. */
 const SAMPLE_FROM = 1_000_000;
 const SAMPLE_STRIDE = 4;
@@ -158,8 +158,6 @@ export function createKeeper(limits: KeeperLimits): Keeper {
       rareHeld -= unit.text.length + 1;
     },
   });
-  // The template of each held unit, for the report (an evicted template lives on with its units).
-  const templateOf = new WeakMap<Unit, Template>();
 
   function holdRare(unit: Unit, t: Template): void {
     unit.text = detach(unit.text);
@@ -255,10 +253,14 @@ export function createKeeper(limits: KeeperLimits): Keeper {
       if (lastTemplate !== undefined) table.repeat(lastTemplate, lines);
       return;
     }
+    // A quiet line the decoder built anyway (near a chunk's end, or a repeat) is credited the
+    // cheap way when it can be; only a line of unknown shape is mined.
     const t =
       lines === creditedAt && creditedTemplate !== undefined
         ? creditedTemplate
-        : table.mine(text, severity, lines);
+        : ((severity === 0
+            ? table.sight(text, 0, text.length, lines, lines <= EXACT_LINES)
+            : undefined) ?? table.mine(text, severity, lines));
     creditedAt = 0;
     lastTemplate = t;
     const held = headOpen || severity > 0 || open !== undefined;
@@ -271,7 +273,6 @@ export function createKeeper(limits: KeeperLimits): Keeper {
       template: t.id,
       occurrence: t.runs,
     };
-    templateOf.set(unit, t);
     last = unit;
 
     let inHead = false;
@@ -335,11 +336,16 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     rareUnits.sort((a, b) => a.index - b.index);
     const liveTail = tail.slice(tailStart);
     const templates = new Map<number, Template>();
-    for (const t of table.live()) if (t.severity > 0 || t.runs <= 2) templates.set(t.id, t);
+    const live = new Map<number, Template>();
+    for (const t of table.live()) {
+      live.set(t.id, t);
+      if (t.severity > 0 || t.runs <= 2) templates.set(t.id, t);
+    }
     const groups = reservoir.groups;
     for (const list of [head, liveTail, rareUnits, ...groups.map((g) => g.units)]) {
       for (const u of list) {
-        const t = templateOf.get(u);
+        if (u.template === undefined || templates.has(u.template)) continue;
+        const t = live.get(u.template) ?? table.byId(u.template);
         if (t !== undefined) templates.set(t.id, t);
       }
     }

@@ -74,14 +74,42 @@ export function masked(text: string, start: number, end: number): boolean {
   return isDateName(text, start, end);
 }
 
+/** Header tokens looked at for a syslog-like `date time host tag[pid]:` layout. */
+const HEADER_TOKENS = 6;
+
+/**
+ * In a syslog-like header (a date and time, then plain words, then a `tag[pid]:` token within the
+ * first HEADER_TOKENS), the plain words are fields such as the host name: masked, so the events
+ * of two hosts share their templates. A level word stays.
+ */
+function maskHeaderFields(tokens: string[], isLevel: (word: string) => boolean): void {
+  const limit = Math.min(tokens.length, HEADER_TOKENS);
+  let wild = 0;
+  for (let i = 0; i < limit; i++) {
+    const t = tokens[i] as string;
+    if (t === WILD) {
+      wild++;
+      continue;
+    }
+    if (t.length > 1 && t.endsWith(":") && wild >= 2) {
+      for (let j = 0; j < i; j++) {
+        const field = tokens[j] as string;
+        if (field !== WILD && !isLevel(field)) tokens[j] = WILD;
+      }
+      return;
+    }
+  }
+}
+
 /**
  * The masked tokens of a line, as the tree compares them: split at spaces and tabs, each token
- * with a digit or a date name replaced by WILD, at most MINED_TOKENS of the first MINED_CHARS.
+ * with a digit or a date name replaced by WILD, at most MINED_TOKENS of the first MINED_CHARS;
+ * the fields of a syslog-like header (a host) are masked too (`isLevel` tells a level word, kept).
  *
  * @example
  * tokensOf("job 42 failed on Mon"); // ["job", "<*>", "failed", "on", "<*>"]
  */
-export function tokensOf(line: string): string[] {
+export function tokensOf(line: string, isLevel: (word: string) => boolean = () => false): string[] {
   const end = Math.min(line.length, MINED_CHARS);
   const tokens: string[] = [];
   let i = 0;
@@ -90,15 +118,19 @@ export function tokensOf(line: string): string[] {
     if (i >= end) break;
     const from = i;
     while (i < end && !isSpace(line.charCodeAt(i))) i++;
-    tokens.push(masked(line, from, i) ? WILD : line.slice(from, i));
+    // A copy, not a slice: a template lives long, and a slice would keep its whole decoded
+    // chunk (a megabyte) alive.
+    tokens.push(masked(line, from, i) ? WILD : ` ${line.slice(from, i)}`.slice(1));
   }
+  maskHeaderFields(tokens, isLevel);
   return tokens;
 }
 
 /**
- * A hash of the masked tokens of `text[start, end)` (the same tokens `tokensOf` gives), mixed
- * with `salt` (the line's severity): lines with one signature share a template. One pass over
- * the characters, no string built.
+ * A hash of the masked tokens of `text[start, end)` (as `tokensOf` gives them, header fields
+ * aside), mixed with `salt` (the line's severity): lines with one signature share a template
+ * (lines of two signatures may share one too: the signature is a cache key). One pass over the
+ * characters, no string built.
  */
 export function signatureOf(text: string, start: number, end: number, salt: number): number {
   const stop = Math.min(end, start + MINED_CHARS);

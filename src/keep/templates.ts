@@ -6,16 +6,18 @@
  * resembles most (the share of literal tokens that agree, at least SIMILARITY) or starts a new one.
  * A joined template turns the tokens that disagree into wildcards.
  *
- * The table holds at most `cap` templates; past it the least recently seen (quiet ones first) is
- * evicted and counted. Each template carries its count, first, second and last positions, and its
+ * The table holds at most `cap` templates; past it one not seen for a while (a quiet one before
+ * a severe one, found by a clock sweep: constant time per line) is evicted and counted. Each template carries its count, first, second and last positions, and its
  * severity; a severe one also a sample of its positions. Memory is O(cap) whatever the input.
  *
  * Lines the decoder does not materialise are credited through two hashes (`signature.ts`): a
  * signature of the masked line (exact), and a cheaper prefix that the table learns to trust per
- * prefix, checking one sighting in CHECK_EVERY and marking a prefix ambiguous when two templates
- * share it.
+ * prefix: it points at the commonest template seen behind it, one sighting in CHECK_EVERY is
+ * checked against the signature, and a prefix whose template is wrong too often is checked
+ * every time (the lines of a prefix trusted wrongly are credited to its commonest template).
  */
 import type { Severity } from "../pipeline/unit.js";
+import { isLevelWord } from "./evidence.js";
 import { HashSlots, prefixOf, signatureOf, tokensOf, WILD } from "./signature.js";
 
 /** Templates a table holds by default (per text section, per records stream). */
@@ -28,9 +30,7 @@ const LEAF_CAP = 32;
 /** Positions sampled per severe template: the first ones and a ring of the last ones. */
 const SAMPLE = 8;
 /** One sighting in this many through a trusted prefix is checked against the full signature. */
-const CHECK_EVERY = 64;
-/** Quiet templates looked at from the least recent end before a severe one may be evicted. */
-const EVICT_SCAN = 32;
+const CHECK_EVERY = 255;
 
 /** One event template and what is known of its lines. */
 export interface Template {
@@ -51,9 +51,8 @@ export interface Template {
   readonly positions: number[] | undefined;
   /** False once the table let it go (its counts stop there). */
   live: boolean;
-  /** Links of the recency list (most recent at the head). */
-  newer: Template | undefined;
-  older: Template | undefined;
+  /** Seen since the eviction clock last passed it. */
+  recent: boolean;
   /** The leaf of the tree it is compared in, and that leaf's key. */
   leaf: Template[] | undefined;
   readonly key: string;
@@ -81,6 +80,8 @@ export interface TemplateTable {
   readonly evicted: number;
   /** The live templates. */
   live(): Iterable<Template>;
+  /** A template by id: a live one, or one of the last `cap` let go (held lines may point at it). */
+  byId(id: number): Template | undefined;
 }
 
 export interface TableOptions {
@@ -99,38 +100,25 @@ export function createTemplateTable(options: TableOptions): TemplateTable {
   const onCommon = options.onCommon;
   const leaves = new Map<string, Template[]>();
   const bySignature = new HashSlots<Template>(cap * 8);
-  // Prefix → template, with per-prefix trust: ambiguous prefixes are always checked.
+  // Prefix → template, with per-prefix trust: how often a look at the full signature agreed.
   const byPrefix = new HashSlots<Template>(cap * 4);
-  const ambiguous = new Uint8Array(byPrefix.capacity);
-  const checks = new Uint8Array(byPrefix.capacity);
-  let newest: Template | undefined;
-  let oldest: Template | undefined;
-  let size = 0;
+  const agree = new Uint16Array(byPrefix.capacity);
+  const disagree = new Uint16Array(byPrefix.capacity);
+  // Per prefix slot: sightings until the next check (0: check every sighting, the prefix is not
+  // trusted). One byte read per skipped line.
+  const untilCheck = new Uint8Array(byPrefix.capacity);
+  // The templates, in slots an eviction clock sweeps: a template seen since the hand last passed
+  // is spared once (its mark cleared); a quiet one goes before any severe one.
+  const slots: Template[] = [];
+  let hand = 0;
   let created = 0;
   let evicted = 0;
-
-  function unlink(t: Template): void {
-    if (t.newer) t.newer.older = t.older;
-    else newest = t.older;
-    if (t.older) t.older.newer = t.newer;
-    else oldest = t.newer;
-    t.newer = undefined;
-    t.older = undefined;
-  }
-
-  function touch(t: Template): void {
-    if (newest === t) return;
-    // A new template is not in the list yet.
-    if (t.newer !== undefined || t.older !== undefined || oldest === t) unlink(t);
-    t.older = newest;
-    if (newest) newest.newer = t;
-    newest = t;
-    oldest ??= t;
-  }
+  const retired = new Map<number, Template>();
 
   function count(t: Template, position: number, repeat: boolean): void {
     t.count++;
     t.last = position;
+    t.recent = true;
     if (!repeat) {
       t.runs++;
       if (t.runs === 2) t.second = position;
@@ -141,31 +129,33 @@ export function createTemplateTable(options: TableOptions): TemplateTable {
       if (p.length < SAMPLE * 2) p.push(position);
       else p[SAMPLE + ((t.count - 1 - SAMPLE) % SAMPLE)] = position;
     }
-    touch(t);
   }
 
-  /** Lets go of the least recent template, a quiet one if one is near the end. */
-  function evict(): void {
-    let victim = oldest;
-    let look = oldest;
-    for (let i = 0; look !== undefined && i < EVICT_SCAN; i++, look = look.newer) {
-      if (look.severity === 0) {
-        victim = look;
-        break;
-      }
+  /** The slot of the template to let go, which is then let go. */
+  function evict(): number {
+    const n = slots.length;
+    let at = hand;
+    // Two sweeps at most: the first clears marks and passes severe templates by.
+    for (let step = 0; step < 2 * n; step++) {
+      at = (hand + step) % n;
+      const look = slots[at] as Template;
+      if (look.recent) look.recent = false;
+      else if (look.severity === 0 || step >= n) break;
     }
-    if (victim === undefined) return;
-    unlink(victim);
+    hand = (at + 1) % n;
+    const victim = slots[at] as Template;
     victim.live = false;
     const leaf = victim.leaf;
     if (leaf) {
-      const at = leaf.indexOf(victim);
-      if (at !== -1) leaf.splice(at, 1);
+      const i = leaf.indexOf(victim);
+      if (i !== -1) leaf.splice(i, 1);
       if (leaf.length === 0 && leaves.get(victim.key) === leaf) leaves.delete(victim.key);
     }
     victim.leaf = undefined;
-    size--;
     evicted++;
+    retired.set(victim.id, victim);
+    if (retired.size > cap) retired.delete(retired.keys().next().value as number);
+    return at;
   }
 
   function create(
@@ -175,11 +165,9 @@ export function createTemplateTable(options: TableOptions): TemplateTable {
     key: string,
     leaf: Template[],
   ): Template {
-    if (size >= cap) {
-      evict();
-      // The victim may have been the last of this very leaf, which then left the tree.
-      if (leaves.get(key) !== leaf) leaves.set(key, leaf);
-    }
+    const slot = slots.length < cap ? slots.length : evict();
+    // The victim may have been the last of this very leaf, which then left the tree.
+    if (leaves.get(key) !== leaf) leaves.set(key, leaf);
     const t: Template = {
       id: ++created,
       tokens,
@@ -191,16 +179,14 @@ export function createTemplateTable(options: TableOptions): TemplateTable {
       last: position,
       positions: severity > 0 ? [] : undefined,
       live: true,
-      newer: undefined,
-      older: undefined,
+      recent: true,
       leaf,
       key,
     };
+    slots[slot] = t;
     leaf.push(t);
     // The leaf compares its most recent templates; older ones are still counted by signature.
     if (leaf.length > LEAF_CAP) (leaf.shift() as Template).leaf = undefined;
-    size++;
-    touch(t);
     return t;
   }
 
@@ -227,18 +213,44 @@ export function createTemplateTable(options: TableOptions): TemplateTable {
     return best;
   }
 
+  /**
+   * Records that a line with `prefix` is of template `t`. The prefix points at the commoner of
+   * the templates seen behind it; it is trusted while they seldom differ.
+   */
   function learnPrefix(prefix: number, t: Template): void {
-    const at = byPrefix.find(prefix);
+    let at = byPrefix.find(prefix);
     if (at === -1) {
-      const slot = byPrefix.set(prefix, t);
-      ambiguous[slot] = 0;
-      checks[slot] = 0;
+      at = byPrefix.set(prefix, t);
+      agree[at] = 1;
+      disagree[at] = 0;
+      untilCheck[at] = 1;
       return;
     }
-    const held = byPrefix.valueAt(at);
-    if (held !== t) {
-      if (held?.live) ambiguous[at] = 1;
-      byPrefix.set(prefix, t);
+    const held = byPrefix.valueAt(at) as Template;
+    if (held === t) agree[at] = (agree[at] as number) + 1;
+    else {
+      disagree[at] = (disagree[at] as number) + 1;
+      if (!held.live || t.count > held.count) byPrefix.set(prefix, t);
+    }
+    // Old evidence fades, so a prefix can earn its trust back.
+    if ((agree[at] as number) + (disagree[at] as number) >= 4096) {
+      agree[at] = (agree[at] as number) >> 1;
+      disagree[at] = (disagree[at] as number) >> 1;
+    }
+    // Trusted while its template was right in at least seven looks of eight.
+    const trusted =
+      (disagree[at] as number) * 8 <= (agree[at] as number) + (disagree[at] as number);
+    untilCheck[at] = trusted ? CHECK_EVERY : 0;
+  }
+
+  /** Counts a quiet line known without mining (never a repeat, never severe). */
+  function credit(t: Template, position: number): void {
+    t.count++;
+    t.last = position;
+    t.recent = true;
+    if (++t.runs <= 3) {
+      if (t.runs === 2) t.second = position;
+      else if (t.runs === 3) onCommon?.(t);
     }
   }
 
@@ -247,7 +259,7 @@ export function createTemplateTable(options: TableOptions): TemplateTable {
       const signature = signatureOf(line, 0, line.length, severity);
       let t = bySignature.get(signature);
       if (t === undefined || !t.live) {
-        t = match(tokensOf(line), severity, position);
+        t = match(tokensOf(line, isLevelWord), severity, position);
         bySignature.set(signature, t);
       }
       count(t, position, false);
@@ -262,7 +274,7 @@ export function createTemplateTable(options: TableOptions): TemplateTable {
       if (exact) {
         const t = bySignature.get(signatureOf(text, start, end, 0));
         if (t === undefined || !t.live) return undefined;
-        count(t, position, false);
+        credit(t, position);
         learnPrefix(prefix, t);
         return t;
       }
@@ -270,14 +282,16 @@ export function createTemplateTable(options: TableOptions): TemplateTable {
       if (at === -1) return undefined;
       let t = byPrefix.valueAt(at) as Template;
       if (!t.live) return undefined;
-      checks[at] = ((checks[at] as number) + 1) & (CHECK_EVERY - 1);
-      if (ambiguous[at] === 1 || checks[at] === 0) {
+      const left = untilCheck[at] as number;
+      if (left > 1) untilCheck[at] = left - 1;
+      else {
+        // A check (or an untrusted prefix): the full signature says which template it is.
         const s = bySignature.get(signatureOf(text, start, end, 0));
         if (s === undefined || !s.live) return undefined;
-        if (s !== t) ambiguous[at] = 1;
+        learnPrefix(prefix, s);
         t = s;
       }
-      count(t, position, false);
+      credit(t, position);
       return t;
     },
     get created() {
@@ -286,8 +300,14 @@ export function createTemplateTable(options: TableOptions): TemplateTable {
     get evicted() {
       return evicted;
     },
-    *live() {
-      for (let t = newest; t !== undefined; t = t.older) yield t;
+    live() {
+      return slots;
+    },
+    byId(id) {
+      const r = retired.get(id);
+      if (r !== undefined) return r;
+      for (const t of slots) if (t.id === id) return t;
+      return undefined;
     },
   };
 }

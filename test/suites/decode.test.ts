@@ -135,6 +135,7 @@ describe("decode: evidence anchors cover the classifier", () => {
     "2026-01-01 12:00:00,123 SEVERE [main] pool exhausted",
     "SEVERE: connection lost",
     "level=crit msg=x",
+    "err=-12785 on read",
   ];
   /** Levels found only by their place near the line start (a layout's anchor finds them). */
   const layouts = [
@@ -161,6 +162,10 @@ describe("decode: evidence anchors cover the classifier", () => {
     "<134>1 2003-10-11T22:14:15.003Z host app - - started",
     "I0612 12:00:00.000000  1234 main.cc:12] listening",
     "2026-01-01 12:00:00 INFO the alert module loaded",
+    // Lower-case forms no anchor finds are not levels either (the prefilter would miss them).
+    "[err] x",
+    "level=severe x",
+    "2026-01-01 12:00 Severe y",
   ];
 
   it("every hand-written evidence sample is evidence, and contains an anchor", () => {
