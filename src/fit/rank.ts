@@ -5,9 +5,9 @@
  *   2. the first held line of every severe template: fatal, then error, then warning, the rare
  *      ones first, and among equals the shorter line first (more of them fit);
  *   3. the first held line of every rare template (seen once, then twice; shorter first);
- *   4. the context of the severe lines of step 2 (a stack trace after its error, then the lines
- *      before it);
- *   5. for each of them, a marker counting the other lines like it and where they are;
+ *   4. for each severe line of step 2, a marker counting the other lines like it and where they
+ *      are (a repeating template is shown once, with its count);
+ *   5. the context of those lines (a stack trace after its error, then the lines before it);
  *   6. the latest line of every severe template seen more than once (the first and the latest);
  *   7. one line of every other template held, the less common first, and its marker;
  *   8. the rest by lanes (evidence, head, tail) interleaved by token share.
@@ -207,9 +207,9 @@ export function rank(
   for (const h of held) push(h.last);
   for (const p of severe) push(p.unit);
   for (const p of rare) push(p.unit);
+  for (const p of severe) note(p.unit, p.t);
   for (const p of severe)
     for (const u of contextOf(p.unit, held[p.section]?.groupOf.get(p.unit))) push(u);
-  for (const p of severe) note(p.unit, p.t);
   for (const p of latest) push(p.unit);
   for (const p of common) {
     push(p.unit);

@@ -74,30 +74,27 @@ export function masked(text: string, start: number, end: number): boolean {
   return isDateName(text, start, end);
 }
 
-/** Header tokens looked at for a syslog-like `date time host tag[pid]:` layout. */
-const HEADER_TOKENS = 6;
-
 /**
- * In a syslog-like header (a date and time, then plain words, then a `tag[pid]:` token within the
- * first HEADER_TOKENS), the plain words are fields such as the host name: masked, so the events
- * of two hosts share their templates. A level word stays.
+ * In a syslog-like header (a date and time, one or two plain words, then a `tag[pid]:` token),
+ * the plain words are fields such as the host name: masked, so the events of two hosts share
+ * their templates. A level word stays. `raw` are the tokens before masking.
  */
-function maskHeaderFields(tokens: string[], isLevel: (word: string) => boolean): void {
-  const limit = Math.min(tokens.length, HEADER_TOKENS);
-  let wild = 0;
-  for (let i = 0; i < limit; i++) {
-    const t = tokens[i] as string;
-    if (t === WILD) {
-      wild++;
-      continue;
+function maskHeaderFields(
+  tokens: string[],
+  raw: readonly string[],
+  isLevel: (word: string) => boolean,
+): void {
+  let lead = 0;
+  while (lead < tokens.length && tokens[lead] === WILD) lead++;
+  if (lead < 2) return;
+  for (let i = lead; i < Math.min(tokens.length, lead + 3); i++) {
+    if (!(raw[i] as string).endsWith(":")) continue;
+    if (i === lead) return;
+    for (let j = lead; j < i; j++) {
+      const field = tokens[j] as string;
+      if (field !== WILD && !isLevel(field)) tokens[j] = WILD;
     }
-    if (t.length > 1 && t.endsWith(":") && wild >= 2) {
-      for (let j = 0; j < i; j++) {
-        const field = tokens[j] as string;
-        if (field !== WILD && !isLevel(field)) tokens[j] = WILD;
-      }
-      return;
-    }
+    return;
   }
 }
 
@@ -112,17 +109,20 @@ function maskHeaderFields(tokens: string[], isLevel: (word: string) => boolean):
 export function tokensOf(line: string, isLevel: (word: string) => boolean = () => false): string[] {
   const end = Math.min(line.length, MINED_CHARS);
   const tokens: string[] = [];
+  const raw: string[] = [];
   let i = 0;
   while (i < end && tokens.length < MINED_TOKENS) {
     while (i < end && isSpace(line.charCodeAt(i))) i++;
     if (i >= end) break;
     const from = i;
     while (i < end && !isSpace(line.charCodeAt(i))) i++;
+    const token = line.slice(from, i);
+    raw.push(token);
     // A copy, not a slice: a template lives long, and a slice would keep its whole decoded
     // chunk (a megabyte) alive.
-    tokens.push(masked(line, from, i) ? WILD : ` ${line.slice(from, i)}`.slice(1));
+    tokens.push(masked(line, from, i) ? WILD : ` ${token}`.slice(1));
   }
-  maskHeaderFields(tokens, isLevel);
+  maskHeaderFields(tokens, raw, isLevel);
   return tokens;
 }
 

@@ -135,12 +135,12 @@ export function createTemplateTable(options: TableOptions): TemplateTable {
   function evict(): number {
     const n = slots.length;
     let at = hand;
-    // Two sweeps at most: the first clears marks and passes severe templates by.
-    for (let step = 0; step < 2 * n; step++) {
+    // Three sweeps at most: the first clears marks, the first two pass severe templates by.
+    for (let step = 0; step < 3 * n; step++) {
       at = (hand + step) % n;
       const look = slots[at] as Template;
       if (look.recent) look.recent = false;
-      else if (look.severity === 0 || step >= n) break;
+      else if (look.severity === 0 || step >= 2 * n) break;
     }
     hand = (at + 1) % n;
     const victim = slots[at] as Template;

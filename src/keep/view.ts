@@ -1,8 +1,8 @@
 /**
  * The records policy of the keeper. Records are shown in view order, so that cursors can page:
- * evidence first (fatal, then error, then warning; among equals the first record of each event
- * template before a second of any, then by the sort, then by position), then the others by the
- * tool's sort or in input order. Of an unsorted stream it also keeps the
+ * evidence first (the first record of every event template before a second of any; fatal, then
+ * error, then warning; then by the sort, then by position), then the others by the tool's sort or
+ * in input order. Of an unsorted stream it also keeps the
  * tail, as the lines policy does for a log: the last records are often where it ended. Memory is
  * O(budget): each lane holds a few budgets' worth of characters, whatever the input.
  */
@@ -46,9 +46,9 @@ export interface ViewKeeper {
 }
 
 /**
- * Orders records as the view shows them: by severity (only when evidence comes first), among
- * evidence the first record of each template first, then by the sort when given, then by input
- * position.
+ * Orders records as the view shows them. When evidence comes first: the first record of every
+ * evidence template (fatal, then error, then warning), then the later evidence records, then the
+ * others; within each by the sort when given, then by input position.
  *
  * @example
  * units.sort(viewComparator(compileSort("updated_at desc"), true));
@@ -61,8 +61,9 @@ export function viewComparator(
     (sort === undefined ? 0 : compareSortValues(sort, a.key ?? [], b.key ?? [])) ||
     a.index - b.index;
   if (!errorsFirst) return bySort;
-  const later = (u: Unit) => (u.severity > 0 && (u.occurrence ?? 1) > 1 ? 1 : 0);
-  return (a, b) => b.severity - a.severity || later(a) - later(b) || bySort(a, b);
+  // The first record of every evidence template, then the later ones, then the rest.
+  const lane = (u: Unit) => (u.severity === 0 ? 2 : (u.occurrence ?? 1) > 1 ? 1 : 0);
+  return (a, b) => lane(a) - lane(b) || b.severity - a.severity || bySort(a, b);
 }
 
 /**
