@@ -52,6 +52,8 @@ export {
 export type {
   BinaryInfo,
   Cut,
+  EvidenceCut,
+  EvidenceMeta,
   SectionMeta,
   SectionName,
   Shaped,

@@ -65,8 +65,9 @@ export function outcomeOf(fitted: Fitted & { readonly draft: Draft }): Outcome {
   };
 }
 
-/** Cut templates listed in `meta.evidence`, at most. */
+/** Cut templates, and kept evidence lines, listed in `meta.evidence`, at most. */
 const MAX_CUT = 64;
+const MAX_KEPT = 256;
 
 /**
  * The templates of every section, and for each severe or rare one with lines left out, where they
@@ -82,6 +83,7 @@ function evidenceOf(
   const severe = { templates: 0, shown: 0 };
   const rare = { templates: 0, shown: 0 };
   const cut: EvidenceCut[] = [];
+  const keptLines: EvidenceMeta["kept"][number][] = [];
   for (const { name, kept } of sections) {
     templates += kept.mining.created;
     evicted += kept.mining.evicted;
@@ -94,6 +96,11 @@ function evidenceOf(
     }
     const covered = (line: number) =>
       shownUnits.some((u) => u.index <= line && line < u.index + u.repeat);
+    for (const u of shownUnits.sort((a, b) => a.index - b.index)) {
+      const t = u.template === undefined ? undefined : kept.templates.get(u.template);
+      if (keptLines.length < MAX_KEPT && (u.severity > 0 || (t !== undefined && t.runs <= 2)))
+        keptLines.push({ section: name, line: u.index, severity: u.severity });
+    }
     for (const t of kept.templates.values()) {
       const isRare = t.runs <= 2;
       if (t.severity === 0 && !isRare) continue;
@@ -120,7 +127,7 @@ function evidenceOf(
     }
   }
   cut.sort((a, b) => b.severity - a.severity || a.count - b.count || a.first - b.first);
-  return { templates, evicted, sampled, severe, rare, cut: cut.slice(0, MAX_CUT) };
+  return { templates, evicted, sampled, severe, rare, cut: cut.slice(0, MAX_CUT), kept: keptLines };
 }
 
 function recordsOutcome(

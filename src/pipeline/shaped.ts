@@ -170,6 +170,12 @@ export interface EvidenceMeta {
   readonly rare: { readonly templates: number; readonly shown: number };
   /** The severe and rare templates with lines left out, most severe first (at most 64). */
   readonly cut: readonly EvidenceCut[];
+  /** The lines of evidence (and of rare templates) in `text`, in order (at most 256). */
+  readonly kept: ReadonlyArray<{
+    readonly section: SectionName;
+    readonly line: number;
+    readonly severity: 0 | 1 | 2 | 3;
+  }>;
 }
 
 /** A template with lines left out of `text`. */

@@ -203,9 +203,12 @@ function unshownSpan(t: Template, covered: (line: number) => boolean): [number, 
       ? p.slice(0, Math.min(p.length, 8))
       : [t.first, ...(t.second > 0 ? [t.second] : [])];
   const lasts = p.length > 8 ? p.slice(8) : [t.last];
-  const lo = firsts.find((l) => !covered(l)) ?? (firsts[firsts.length - 1] as number) + 1;
+  let lo = firsts.find((l) => !covered(l)) ?? (firsts[firsts.length - 1] as number) + 1;
   const open = lasts.filter((l) => !covered(l));
-  const hi = open.length > 0 ? Math.max(...open) : Math.min(...lasts) - 1;
+  let hi = open.length > 0 ? Math.max(...open) : Math.min(...lasts) - 1;
+  // A shown line is not one of them: the span starts and ends at lines not shown.
+  while (lo < hi && covered(lo)) lo++;
+  while (hi > lo && covered(hi)) hi--;
   return hi >= lo ? [lo, hi] : [t.first, t.last];
 }
 
