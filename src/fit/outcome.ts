@@ -8,7 +8,7 @@ import type { KeptView } from "../keep/view.js";
 import type { Outcome } from "../pipeline/facts.js";
 import type { Cut, EvidenceCut, EvidenceMeta, SectionName } from "../pipeline/shaped.js";
 import type { Unit } from "../pipeline/unit.js";
-import { collect } from "../render/lines.js";
+import { collect, coverage } from "../render/lines.js";
 import { shownInOrder } from "../render/records.js";
 import type { Draft } from "../render/stage.js";
 import type { Fitted } from "./stage.js";
@@ -88,15 +88,16 @@ function evidenceOf(
     templates += kept.mining.created;
     evicted += kept.mining.evicted;
     sampled ||= kept.mining.sampled;
-    const shownUnits = collect(kept).filter(visible);
+    const shownUnits = collect(kept)
+      .filter(visible)
+      .sort((a, b) => a.index - b.index);
     const shownOf = new Map<number, number>();
     for (const u of shownUnits) {
       if (u.template !== undefined)
         shownOf.set(u.template, (shownOf.get(u.template) ?? 0) + u.repeat);
     }
-    const covered = (line: number) =>
-      shownUnits.some((u) => u.index <= line && line < u.index + u.repeat);
-    for (const u of shownUnits.sort((a, b) => a.index - b.index)) {
+    const covered = coverage(shownUnits);
+    for (const u of shownUnits) {
       const t = u.template === undefined ? undefined : kept.templates.get(u.template);
       if (keptLines.length < MAX_KEPT && (u.severity > 0 || (t !== undefined && t.runs <= 2)))
         keptLines.push({ section: name, line: u.index, severity: u.severity });

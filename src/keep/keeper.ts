@@ -72,7 +72,7 @@ export interface Keeper extends LineSink {
  * credited through its prefix where the prefix has proved reliable (checked now and then),
  * because a pass over every character of every line would cost more than decoding it.
  */
-const EXACT_LINES = 8192;
+const EXACT_LINES = 4096;
 /** Past this many lines only one skipped line in SAMPLE_STRIDE is looked at. */
 const SAMPLE_FROM = 1_000_000;
 const SAMPLE_STRIDE = 4;
@@ -253,14 +253,11 @@ export function createKeeper(limits: KeeperLimits): Keeper {
       if (lastTemplate !== undefined) table.repeat(lastTemplate, lines);
       return;
     }
-    // A quiet line the decoder built anyway (near a chunk's end, or a repeat) is credited the
-    // cheap way when it can be; only a line of unknown shape is mined.
+    // A line seen is mined exactly (its signature first: no tree walk for a known shape).
     const t =
       lines === creditedAt && creditedTemplate !== undefined
         ? creditedTemplate
-        : ((severity === 0
-            ? table.sight(text, 0, text.length, lines, lines <= EXACT_LINES)
-            : undefined) ?? table.mine(text, severity, lines));
+        : table.mine(text, severity, lines);
     creditedAt = 0;
     lastTemplate = t;
     const held = headOpen || severity > 0 || open !== undefined;

@@ -30,7 +30,7 @@ const LEAF_CAP = 32;
 /** Positions sampled per severe template: the first ones and a ring of the last ones. */
 const SAMPLE = 8;
 /** One sighting in this many through a trusted prefix is checked against the full signature. */
-const CHECK_EVERY = 255;
+const CHECK_EVERY = 1024;
 
 /** One event template and what is known of its lines. */
 export interface Template {
@@ -105,8 +105,8 @@ export function createTemplateTable(options: TableOptions): TemplateTable {
   const agree = new Uint16Array(byPrefix.capacity);
   const disagree = new Uint16Array(byPrefix.capacity);
   // Per prefix slot: sightings until the next check (0: check every sighting, the prefix is not
-  // trusted). One byte read per skipped line.
-  const untilCheck = new Uint8Array(byPrefix.capacity);
+  // trusted). One read per skipped line.
+  const untilCheck = new Uint16Array(byPrefix.capacity);
   // The templates, in slots an eviction clock sweeps: a template seen since the hand last passed
   // is spared once (its mark cleared); a quiet one goes before any severe one.
   const slots: Template[] = [];

@@ -212,6 +212,25 @@ function unshownSpan(t: Template, covered: (line: number) => boolean): [number, 
   return hi >= lo ? [lo, hi] : [t.first, t.last];
 }
 
+/**
+ * Whether a line is shown, given the shown units in line order: a binary search over the runs they
+ * cover (a unit covers its line and its repeats).
+ */
+export function coverage(shown: readonly Unit[]): (line: number) => boolean {
+  return (line) => {
+    let lo = 0;
+    let hi = shown.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const u = shown[mid] as Unit;
+      if (line < u.index) hi = mid - 1;
+      else if (line >= u.index + u.repeat) lo = mid + 1;
+      else return true;
+    }
+    return false;
+  };
+}
+
 function lineCut(section: SectionName, from: number, to: number, of: number): Cut {
   return { kind: "lines", section, from, to, count: to - from + 1, of };
 }
