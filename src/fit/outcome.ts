@@ -61,7 +61,14 @@ export function outcomeOf(fitted: Fitted & { readonly draft: Draft }): Outcome {
     cuts,
     sections: perSection,
     status: cuts.length > 0 ? "partial" : "ok",
-    evidence: evidenceOf(kept.sections, (u) => (lines.layout ? shown.has(u) : !lines.collapsed)),
+    // Text that was read has templates; a binary source or nothing at all has none to report.
+    ...(kept.sections.some((k) => k.kept.lines > 0)
+      ? {
+          evidence: evidenceOf(kept.sections, (u) =>
+            lines.layout ? shown.has(u) : !lines.collapsed,
+          ),
+        }
+      : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import { collapseCarriageReturns, foldLongRuns, MAX_RUN } from "../../src/decode
 import { completeLength, createUtf8Decoder } from "../../src/decode/utf8.js";
 import { EVIDENCE_ANCHORS, LAYOUT_START, lineClassifier } from "../../src/keep/evidence.js";
 import { createKeeper, type Kept } from "../../src/keep/keeper.js";
+import { tokensOf } from "../../src/keep/signature.js";
 import { bytesOf, split } from "../helpers/sources.js";
 
 const limits = { headChars: 300, tailChars: 400, evidenceChars: 2000 };
@@ -258,6 +259,9 @@ describe("decode: linear-time normalisers on pathological inputs", () => {
     ["stack frames only", "    at f (x.js:1:1)\n".repeat(MB / 20)],
     ["blank lines", "\r\n".repeat(MB / 2)],
     ["spaces before a keyword", `${" ".repeat(MB)}Caused by: x`],
+    ["numeric tokens before a level letter", `${"1 ".repeat(MB / 2)}E x`],
+    ["one long token before a digit and a letter", `${"a".repeat(MB)}1 2 E x`],
+    ["level-like words in every token", "ERROR: [crit] level=alert ".repeat(MB / 26)],
   ];
   for (const [title, input] of inputs) {
     // The bound is generous (a linear pass takes milliseconds); a quadratic one takes minutes.
@@ -266,6 +270,8 @@ describe("decode: linear-time normalisers on pathological inputs", () => {
       expect(folded.text.length).toBeLessThan(input.length + 64);
       collapseCarriageReturns(input);
       lineClassifier()(input);
+      LAYOUT_START.test(input);
+      tokensOf(input);
       let n = 0;
       const decoder = createLineDecoder({ line: () => n++ }, { lineCap: 4096 });
       decoder.write(bytesOf(input));
