@@ -53,6 +53,8 @@ export {
 export type {
   BinaryInfo,
   Cut,
+  EvidenceCut,
+  EvidenceMeta,
   SectionMeta,
   SectionName,
   Shaped,

@@ -7,6 +7,7 @@ import type { SectionName } from "./unit.js";
  *   [airlock: omitted lines 121-49880 of 50000]
  *   [airlock: omitted stderr lines 3-9 of 12]
  *   [airlock: previous line repeated 99998 more times]
+ *   [airlock: 312 more lines like line 1203, lines 1204-48991]   (a repeating event, after its run)
  *   [airlock: 1048000 chars omitted from this line]          (inside a line)
  *   [airlock: 300 chars folded]                               (inside a line, a run of one character class)
  *   [airlock: read stopped at maxBytes (268435456); the rest was not read]
@@ -36,6 +37,24 @@ export function readFailedMarker(section: SectionName, message: string): string 
   const clean = oneLine(message);
   const what = section === "text" ? "the input" : section;
   return `[airlock: reading ${what} failed (${clean}); the output above may be incomplete]`;
+}
+
+/**
+ * After the run of shown lines that holds line `like`: how many other lines of its event template
+ * there are (`atLeast` when some lines were skipped unseen, so the count is a floor), and the
+ * span they lie in.
+ */
+export function likeThisMarker(
+  section: SectionName,
+  more: number,
+  like: number,
+  from: number,
+  to: number,
+  atLeast: boolean,
+): string {
+  const what = from === to ? `line ${from}` : `lines ${from}-${to}`;
+  const lines = `line${more === 1 ? "" : "s"}`;
+  return `[airlock: ${atLeast ? "at least " : ""}${more} more ${scope(section)}${lines} like line ${like}, ${what}]`;
 }
 
 export function repeatMarker(times: number): string {

@@ -266,6 +266,14 @@ export async function buildShaped(
         }
       : {}),
     ...(recordMeta ? { records: recordMeta } : {}),
+    ...(outcome.evidence && !recordMeta
+      ? {
+          evidence: {
+            ...outcome.evidence,
+            cut: outcome.evidence.cut.map((c) => ({ ...c, template: o.clean(c.template, 200) })),
+          },
+        }
+      : {}),
     ...(facts.degraded.length > 0
       ? {
           degraded: facts.degraded.map((d) => ({ code: d.code, message: o.clean(d.message, 400) })),

@@ -11,7 +11,8 @@ import { type JsonValue, valueAt } from "../decode/json.js";
 import type { ShapedErrorCode } from "../errors/codes.js";
 import { fitEnvelope } from "../fit/envelope.js";
 import type { ResolvedTokenizer } from "../fit/tokenizer.js";
-import { recordClassifier } from "../keep/evidence.js";
+import { createRecordEvents } from "../keep/record-events.js";
+import { recordClassifier } from "../keep/record-evidence.js";
 import { shorten } from "../keep/shorten.js";
 import { compileSort, sortValues } from "../keep/sort.js";
 import { viewComparator } from "../keep/view.js";
@@ -24,7 +25,7 @@ import {
 import { buildShaped, type MetaOptions } from "../pipeline/meta.js";
 import type { Presenter } from "../pipeline/present.js";
 import type { Shaped } from "../pipeline/shaped.js";
-import type { Unit } from "../pipeline/unit.js";
+import type { Severity, Unit } from "../pipeline/unit.js";
 import { count as n, outline } from "../render/describe.js";
 import {
   type EnvelopeMode,
@@ -367,6 +368,13 @@ function viewOf(
   const sort = stored.info.sort ? compileSort(stored.info.sort) : undefined;
   const projection = fields !== undefined ? compileProjection(fields) : undefined;
   const classify = recordClassifier();
+  // The keeper's view order: mined over every record in order, as the keeper saw them.
+  const events = createRecordEvents<number>();
+  const severities = stored.records.map((record) => classify(record));
+  const occurrences = stored.records.map((record, index) =>
+    events.see(record, severities[index] as Severity, index + 1, () => index + 1),
+  );
+  for (const at of events.finish(stored.records.length)) severities[at - 1] = 1;
   const units: Unit[] = [];
   stored.records.forEach((record, index) => {
     if (where && !matches(record, where)) return;
@@ -382,7 +390,8 @@ function viewOf(
       text: JSON.stringify(value),
       repeat: 1,
       omittedChars: 0,
-      severity: classify(record),
+      severity: severities[index] as Severity,
+      occurrence: occurrences[index] as number,
       key: sortValues(sort, record),
     });
   });
