@@ -18,7 +18,7 @@ import { compileGrep, type Matcher, type StepBudget } from "./grep.js";
 import { errorPage, type PageOptions, type ReaderState, stepBudget, withRead } from "./page.js";
 import type { ResultStore, StoredText } from "./store.js";
 import { fitTextPage, type PageLine } from "./text-page.js";
-import { type SectionText, sectionsOf } from "./text-source.js";
+import { type SectionText, type StoredLine, sectionsOf } from "./text-source.js";
 
 /** Lines of context on each side of `around`'s line, unless `pageSize` says otherwise. */
 const AROUND = 20;
@@ -82,14 +82,15 @@ export async function readText(
   const candidates: PageLine[] = [];
   let chars = 0;
   const room = () => candidates.length < limit && chars < o.capacity;
-  const take =
-    (section: SectionName) => (line: { index: number; text: string; omittedChars: number }) => {
-      candidates.push({ ...line, section });
-      chars += line.text.length + 1;
-      return room();
-    };
+  const take = (section: SectionName) => (line: StoredLine) => {
+    candidates.push({ ...line, section });
+    chars += line.text.length + 1;
+    return room();
+  };
   const from = req.lines?.from ?? 1;
   let header: string[] = [];
+  /** A line a search passed over: it alone needs more steps than one call may take. */
+  let unsearched: number | undefined;
   /** Where a search stopped: the first line it did not look at, in `section`. */
   let scanEnd: { section: SectionText; line: number } | undefined;
   const sections: SectionText[] = [];
@@ -129,6 +130,7 @@ export async function readText(
   } else {
     const to = req.lines?.to;
     const test = matcher as Matcher;
+    let searched = 0;
     // Section after section in the order shown, from `from` in the first; `lines.to` bounds the
     // first section only, and then the search ends there.
     for (const s of ordered.slice(ordered.indexOf(start))) {
@@ -143,12 +145,17 @@ export async function readText(
           : await s.walk(
               begin,
               (line) => {
-                const hit = test.test(line.text, budget);
+                // The whole line is searched, not the part of it a page would show.
+                const hit = test.test(line.search, budget);
                 if (!hit && budget.stopped) {
-                  // The budget ran out before this line was searched: the next call starts here.
-                  stopAt = line.index;
+                  // The budget ran out before this line was searched: the next call starts
+                  // here, unless it is the first line of the call (one line that alone needs
+                  // more steps than a call may take is passed over, and said so).
+                  if (searched > 0) stopAt = line.index;
+                  else unsearched = line.index;
                   return false;
                 }
+                searched++;
                 if (hit && !keep(line)) return false;
                 return line.index < end && !budget.stopped;
               },
@@ -164,6 +171,13 @@ export async function readText(
         `read_result: ${op === "evidence" ? "evidence lines (errors, warnings, stand-outs)" : what}${range}`,
       ),
     ];
+    if (unsearched !== undefined && scanEnd) {
+      header.push(
+        noteMarker(
+          `line ${unsearched}${named ? ` of ${scanEnd.section.name}` : ""} was not searched: it needs more steps than one call may take`,
+        ),
+      );
+    }
   }
 
   const base: ReadArgs = { handle: stored.handle };
@@ -229,7 +243,10 @@ export async function readText(
   };
   const hint = (k: number): string => {
     const args = nextArgs(k);
-    if (args) return `to read on call ${readCall(args)}`;
+    // Every candidate shown and the budget spent: the search itself stopped there.
+    const bound =
+      budget.stopped && k >= candidates.length ? "the search stopped at its step bound; " : "";
+    if (args) return `${bound}to read on call ${readCall(args)}`;
     if (op === "grep" || op === "evidence")
       return k === 0 ? "no line matches" : "no more lines match";
     return `that is the last line${named ? ` of ${(start as SectionText).name}` : ""}`;

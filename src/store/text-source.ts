@@ -31,6 +31,11 @@ export interface StoredLine {
   readonly index: number;
   readonly text: string;
   readonly omittedChars: number;
+  /**
+   * The line as a search sees it: whole (normalised), or for a line longer than a part, its
+   * first ¾ and last ¼ of a part's length around the cut marker.
+   */
+  readonly search: string;
 }
 
 /** A part the manifest names is gone from the store (it expired, or was evicted). */
@@ -117,20 +122,20 @@ function sectionText(
       let j = k - (before[p] as number); // breaks of this part before the line
       let pos = k === 0 ? 0 : (part.breaks[j - 1] as number) + 1;
       let index = from;
-      const long = createLongLine(lineCap);
+      const long = createLongLine(SEARCH_CHARS);
       for (;;) {
         if (j < part.breaks.length) {
           const end = part.breaks[j] as number;
-          const line = long.active
+          const raw = long.active
             ? long.finish(part.text.slice(pos, end))
-            : cap(part.text, pos, end, lineCap);
+            : { head: part.text.slice(pos, end), tail: "", length: end - pos };
           j++;
           pos = end + 1;
           if (budget) {
             budget.steps++;
             if (budget.steps > budget.max) budget.stopped = true;
           }
-          const go = visit({ index, ...clean(line, part.dirty) });
+          const go = visit(lineOf(index, raw, lineCap, part.dirty || raw.tail !== ""));
           index++;
           if (!go || budget?.stopped) return index;
           continue;
@@ -139,7 +144,7 @@ function sectionText(
         if (pos < part.text.length) long.add(part.text.slice(pos));
         if (++p >= parts.length) {
           if (long.active) {
-            visit({ index, ...clean(long.finish(""), true) });
+            visit(lineOf(index, long.finish(""), lineCap, true));
             index++;
           }
           return index;
@@ -165,40 +170,65 @@ function loadPart(text: string): LoadedPart {
   return { text, breaks, dirty };
 }
 
+/** Characters of a line a search sees: a line longer than this is searched in its head and tail. */
+const SEARCH_CHARS = 1 << 20;
+
+/** A line as read: whole in `head` (`tail` empty), or the head and tail of a longer one. */
 interface RawLine {
-  readonly text: string;
-  readonly omittedChars: number;
+  readonly head: string;
+  readonly tail: string;
+  /** Characters of the whole line. */
+  readonly length: number;
 }
 
-/** `text[from, to)`, with its middle cut past `lineCap` characters (head ¾, tail ¼). */
-function cap(text: string, from: number, to: number, lineCap: number): RawLine {
-  if (to - from <= lineCap) return { text: text.slice(from, to), omittedChars: 0 };
-  const whole = text.slice(from, to);
-  if (whole.includes("\r")) {
+/**
+ * The line shown (cut past `lineCap` as the decoder cuts it: head ¾, tail ¼, the rest counted)
+ * and searched (whole, up to a part's length), both normalised as the first page shows lines.
+ */
+function lineOf(index: number, raw: RawLine, lineCap: number, dirty: boolean): StoredLine {
+  const whole = raw.tail === "" && raw.head.length === raw.length;
+  const search = whole
+    ? raw.head
+    : `${raw.head}${lineCutMarker(raw.length - raw.head.length - raw.tail.length)}${raw.tail}`;
+  if (raw.length <= lineCap) {
+    const text = dirty ? clean(raw.head) : raw.head;
+    return { index, text, omittedChars: 0, search: text };
+  }
+  if (whole && raw.head.includes("\r")) {
     // A progress bar redrawn many times: its final state is short, nothing is cut (as the
     // decoder shows it).
-    const redrawn = collapseCarriageReturns(whole.endsWith("\r") ? whole.slice(0, -1) : whole);
-    if (redrawn.length <= lineCap) return { text: redrawn, omittedChars: 0 };
+    const redrawn = collapseCarriageReturns(
+      raw.head.endsWith("\r") ? raw.head.slice(0, -1) : raw.head,
+    );
+    if (redrawn.length <= lineCap) {
+      const text = clean(redrawn);
+      return { index, text, omittedChars: 0, search: text };
+    }
   }
-  const head = Math.ceil(lineCap * 0.75);
-  const tail = lineCap - head;
-  const omitted = to - from - head - tail;
+  const headChars = Math.ceil(lineCap * 0.75);
+  const tailChars = lineCap - headChars;
+  const omitted = raw.length - headChars - tailChars;
+  const end = raw.tail === "" ? raw.head : raw.tail;
+  const shown = `${raw.head.slice(0, headChars)}${lineCutMarker(omitted)}${tailChars > 0 ? end.slice(end.length - tailChars) : ""}`;
   return {
-    text: `${text.slice(from, from + head)}${lineCutMarker(omitted)}${text.slice(to - tail, to)}`,
+    index,
+    text: dirty ? clean(shown) : shown,
     omittedChars: omitted,
+    search: dirty ? clean(search) : search,
   };
 }
 
 /** A line that spans parts: its head and a rolling tail, the middle counted. */
-function createLongLine(lineCap: number) {
-  const headCap = Math.ceil(lineCap * 0.75);
-  const tailCap = lineCap - headCap;
+function createLongLine(cap: number) {
+  const headCap = Math.ceil(cap * 0.75);
+  const tailCap = cap - headCap;
   let head = "";
   let tail = "";
-  let omitted = 0;
+  let length = 0;
   let active = false;
   const add = (segment: string) => {
     active = true;
+    length += segment.length;
     let rest = segment;
     if (head.length < headCap) {
       const take = headCap - head.length;
@@ -207,10 +237,7 @@ function createLongLine(lineCap: number) {
     }
     if (rest.length === 0) return;
     tail += rest;
-    if (tail.length > tailCap) {
-      omitted += tail.length - tailCap;
-      tail = tail.slice(tail.length - tailCap);
-    }
+    if (tail.length > tailCap) tail = tail.slice(tail.length - tailCap);
   };
   return {
     get active() {
@@ -220,12 +247,12 @@ function createLongLine(lineCap: number) {
     finish(last: string): RawLine {
       add(last);
       const line =
-        omitted > 0
-          ? { text: `${head}${lineCutMarker(omitted)}${tail}`, omittedChars: omitted }
-          : { text: head + tail, omittedChars: 0 };
+        head.length + tail.length === length
+          ? { head: head + tail, tail: "", length }
+          : { head, tail, length };
       head = "";
       tail = "";
-      omitted = 0;
+      length = 0;
       active = false;
       return line;
     },
@@ -233,9 +260,8 @@ function createLongLine(lineCap: number) {
 }
 
 /** The line as the first page showed it: no colour codes, a redrawn line in its final state. */
-function clean(line: RawLine, dirty: boolean): RawLine {
-  if (!dirty) return line;
-  let text = line.text;
+function clean(line: string): string {
+  let text = line;
   if (text.includes("\uFFFD")) text = text.replace(/\uFFFD+/g, "\uFFFD");
   if (text.includes("\uFEFF")) text = text.replace(/\uFEFF/g, "");
   if (text.includes("\x1b") || text.includes("\x9b")) text = stripAnsi(text);
@@ -243,5 +269,5 @@ function clean(line: RawLine, dirty: boolean): RawLine {
     if (text.endsWith("\r")) text = text.slice(0, -1);
     if (text.includes("\r")) text = collapseCarriageReturns(text);
   }
-  return text === line.text ? line : { text, omittedChars: line.omittedChars };
+  return text;
 }

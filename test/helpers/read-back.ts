@@ -61,7 +61,7 @@ export function numberedLog(
 /** The line numbers a page shows (its `L<n> ` lines), in the order shown. */
 export function shownLines(text: string): number[] {
   const out: number[] = [];
-  for (const m of text.matchAll(/^L(\d+) /gm)) out.push(Number(m[1]));
+  for (const m of text.matchAll(/^L(\d+)(?= |$)/gm)) out.push(Number(m[1]));
   return out;
 }
 
