@@ -15,6 +15,7 @@
  */
 
 import { isWord, type Node, Parser, PatternError } from "./grep-syntax.js";
+import { literalProbe, type Probe } from "./text-source.js";
 
 /** Steps spent and allowed; `stopped` is set when the budget ran out mid-search. */
 export interface StepBudget {
@@ -28,6 +29,8 @@ export interface Matcher {
   readonly describe: string;
   /** True when the line matches; false (and `budget.stopped`) once the budget is spent. */
   test(line: string, budget: StepBudget): boolean;
+  /** Finds where the next match may be in a stored part, so lines without one are passed over. */
+  readonly probe?: Probe;
 }
 
 const MAX_PROGRAM = 4000;
@@ -41,8 +44,10 @@ export function compileGrep(pattern: string): Matcher | string {
   const re = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
   if (re === null) {
     const needle = pattern.toLowerCase();
+    const probe = literalProbe(needle, true);
     return {
       describe: `lines containing ${JSON.stringify(pattern)} (any case)`,
+      ...(probe ? { probe } : {}),
       test(line, budget) {
         if (!spend(budget, line.length)) return false;
         return line.toLowerCase().includes(needle);
@@ -65,8 +70,10 @@ export function compileGrep(pattern: string): Matcher | string {
   if (typeof program === "string") return `grep: ${program}`;
   const literal = required(ast);
   const scratch = scratchFor(program);
+  const probe = literal.length >= 2 ? literalProbe(literal, fold) : undefined;
   return {
     describe: `lines matching ${JSON.stringify(pattern)}`,
+    ...(probe ? { probe } : {}),
     test(line, budget) {
       const text = fold ? line.toLowerCase() : line;
       if (literal.length >= 2) {

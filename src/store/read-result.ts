@@ -263,6 +263,21 @@ function filteredView(
   const key = `${stored.handle}\u0000${evidenceOnly ? 1 : 0}\u0000${JSON.stringify(where ?? null)}`;
   const held = state.filters.get(key);
   if (held) return held;
+  if (evidenceOnly && !where && stored.info.errorsFirst && stored.evidence !== undefined) {
+    // Evidence comes first in the stored view: it is the view's first records, no pass needed.
+    const indices = Int32Array.from(stored.view ? stored.view.slice(0, stored.evidence) : []);
+    if (indices.length === stored.evidence) {
+      const view = {
+        indices,
+        errors: stored.errors ?? 0,
+        evidence: stored.evidence,
+        unknown: [],
+        steps: 0,
+      };
+      state.filters.set(key, view);
+      return view;
+    }
+  }
   const filter = where ? compileWhere(where) : undefined;
   const seen: boolean[] = [];
   const classify = recordClassifier();

@@ -18,7 +18,7 @@ import { compileGrep, type Matcher, type StepBudget } from "./grep.js";
 import { errorPage, type PageOptions, type ReaderState, stepBudget, withRead } from "./page.js";
 import type { ResultStore, StoredText } from "./store.js";
 import { fitTextPage, type PageLine } from "./text-page.js";
-import { type SectionText, type StoredLine, sectionsOf } from "./text-source.js";
+import { type SectionText, type StoredLine, scannerProbe, sectionsOf } from "./text-source.js";
 
 /** Lines of context on each side of `around`'s line, unless `pageSize` says otherwise. */
 const AROUND = 20;
@@ -81,7 +81,11 @@ export async function readText(
 
   const candidates: PageLine[] = [];
   let chars = 0;
-  const room = () => candidates.length < limit && chars < o.capacity;
+  // A search stops once it holds about a page (at two characters a token, which log lines full
+  // of numbers come close to): what it found past that is found again by the next call.
+  const capacity =
+    op === "grep" || op === "evidence" ? Math.min(o.capacity, o.maxTokens * 4) : o.capacity;
+  const room = () => candidates.length < limit && chars < capacity;
   const take = (section: SectionName) => (line: StoredLine) => {
     candidates.push({ ...line, section });
     chars += line.text.length + 1;
@@ -160,6 +164,7 @@ export async function readText(
                 return line.index < end && !budget.stopped;
               },
               budget,
+              { until: end, ...(test.probe ? { probe: test.probe } : {}) },
             );
       scanEnd = { section: s, line: stopAt ?? next };
       if (!room() || budget.stopped || scanEnd.line <= end || to !== undefined) break;
@@ -315,6 +320,8 @@ function evidenceMatcher(): Matcher {
   const classify = lineClassifier();
   return {
     describe: "evidence lines",
+    // Lines without an anchor cannot be evidence (as the decoder skips them for the first page).
+    probe: scannerProbe(anchorScanner()),
     test(line: string, budget: StepBudget) {
       budget.steps += line.length;
       if (budget.steps > budget.max) budget.stopped = true;

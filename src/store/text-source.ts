@@ -18,6 +18,20 @@ export interface LoadedPart {
   readonly breaks: Int32Array;
   /** The part holds colour codes, carriage returns or other characters lines are cleaned of. */
   readonly dirty: boolean;
+  /** The text lowered, made on first use by a search (undefined when lowering moves offsets). */
+  lower?: string | null;
+}
+
+/**
+ * Where a search may next match in a part: the offset of the first hit at or after `from`, or -1
+ * when the rest of the part has none. Lines before a hit are passed over without being built.
+ */
+export type Probe = (part: LoadedPart, from: number) => number;
+
+export interface WalkOptions {
+  /** The last line to visit. */
+  readonly until?: number;
+  readonly probe?: Probe;
 }
 
 /** Parts kept loaded between calls (the reader's own, bounded). */
@@ -48,7 +62,12 @@ export interface SectionText {
    * Visits the lines from `from` (1-based) in order until `visit` returns false, the budget
    * runs out or the section ends. Returns the number of the first line not visited.
    */
-  walk(from: number, visit: (line: StoredLine) => boolean, budget?: StepBudget): Promise<number>;
+  walk(
+    from: number,
+    visit: (line: StoredLine) => boolean,
+    budget?: StepBudget,
+    options?: WalkOptions,
+  ): Promise<number>;
 }
 
 /**
@@ -103,8 +122,10 @@ function sectionText(
   return {
     name,
     lines,
-    async walk(from, visit, budget) {
-      if (from > lines || parts.length === 0) return from;
+    async walk(from, visit, budget, options = {}) {
+      const until = Math.min(options.until ?? lines, lines);
+      const probe = options.probe;
+      if (from > until || parts.length === 0) return from;
       // The part holding break `from - 1` (the end of the line before), and the offset after it.
       const k = from - 1;
       let p = 0;
@@ -124,6 +145,25 @@ function sectionText(
       let index = from;
       const long = createLongLine(SEARCH_CHARS);
       for (;;) {
+        if (index > until) return index;
+        if (probe && !long.active && j < part.breaks.length) {
+          // Jump to the line of the next hit; the lines passed over were looked at.
+          const hit = probe(part, pos);
+          const last = hit === -1 ? part.breaks.length : lineAt(part.breaks, j, hit);
+          if (last > j) {
+            const jump = Math.min(last - j, until + 1 - index);
+            const to = (part.breaks[j + jump - 1] as number) + 1;
+            if (budget) {
+              budget.steps += to - pos;
+              if (budget.steps > budget.max) budget.stopped = true;
+            }
+            index += jump;
+            j += jump;
+            pos = to;
+            if (budget?.stopped || index > until) return index;
+            continue;
+          }
+        }
         if (j < part.breaks.length) {
           const end = part.breaks[j] as number;
           const raw = long.active
@@ -159,6 +199,43 @@ function sectionText(
 
 /** Characters a line is cleaned of (or by): carriage returns, escapes, the BOM, U+FFFD. */
 const DIRTY = ["\r", "\x1b", "\x9b", "\uFEFF", "\uFFFD"];
+
+/** The index (from `j`) of the first break at or after `offset`: the line holding it. */
+function lineAt(breaks: Int32Array, j: number, offset: number): number {
+  let lo = j;
+  let hi = breaks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((breaks[mid] as number) < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** A probe for a literal: `indexOf` over the part (lowered once, when `fold`). */
+export function literalProbe(needle: string, fold: boolean): Probe | undefined {
+  if (needle.length === 0 || needle.includes("\n")) return undefined;
+  return (part, from) => {
+    if (!fold) return part.text.indexOf(needle, from);
+    if (part.lower === undefined) {
+      const lower = part.text.toLowerCase();
+      // Lowering can change lengths (İ becomes two code units): offsets would not line up.
+      part.lower = lower.length === part.text.length ? lower : null;
+    }
+    // A part whose offsets move when lowered is searched line by line.
+    if (part.lower === null) return from;
+    return part.lower.indexOf(needle, from);
+  };
+}
+
+/** A probe for a scanner with the global flag (the evidence anchors). */
+export function scannerProbe(scanner: RegExp): Probe {
+  return (part, from) => {
+    scanner.lastIndex = from;
+    const m = scanner.exec(part.text);
+    return m === null ? -1 : m.index;
+  };
+}
 
 function loadPart(text: string): LoadedPart {
   let n = 0;
