@@ -19,7 +19,10 @@ function numberedLog(bytes) {
   const out = [];
   let size = 0;
   for (let n = 1; size < bytes; n++) {
-    const level = n % 997 === 0 ? "ERROR payments charge failed: upstream timeout" : "INFO http GET /api/items 200";
+    const level =
+      n % 997 === 0
+        ? "ERROR payments charge failed: upstream timeout"
+        : "INFO http GET /api/items 200";
     const line = `L${n} 2026-06-01T10:00:${String(n % 60).padStart(2, "0")}Z ${level} id=${(n * 2654435761) % 1e9}`;
     out.push(line);
     size += line.length + 1;
@@ -65,7 +68,9 @@ async function follow(read, args, n) {
 function report(title, first, bare, lines) {
   console.log(`\n${title}`);
   console.log(`  first page, stored        ${first.toFixed(1).padStart(8)} ms`);
-  console.log(`  first page, no store      ${bare.toFixed(1).padStart(8)} ms   storing adds ${(((first - bare) / bare) * 100).toFixed(0)}%`);
+  console.log(
+    `  first page, no store      ${bare.toFixed(1).padStart(8)} ms   storing adds ${(((first - bare) / bare) * 100).toFixed(0)}%`,
+  );
   for (const [name, ms, extra] of lines) {
     const ratio = ms / first;
     console.log(
@@ -86,7 +91,10 @@ console.log(`node ${process.version}; maxTokens ${BUDGET} (o200k_base); ${pagesA
   const read = createResultReader({ store, maxTokens: BUDGET });
   await read({ handle, range: { from: 1, to: 5 } }); // load the page code
   const byCursor = await follow(read, first.out.meta.next.args, pagesArg);
-  const far = await time((i) => read({ handle, range: { from: 90_000 + i * 50, to: 90_050 + i * 50 } }), pagesArg);
+  const far = await time(
+    (i) => read({ handle, range: { from: 90_000 + i * 50, to: 90_050 + i * 50 } }),
+    pagesArg,
+  );
   const where = { state: "closed", amount: { gte: "5000" } };
   const filterFirst = await time(() => read({ handle, where }));
   const filterPages = await follow(read, filterFirst.out.meta.next?.args, pagesArg);
@@ -110,19 +118,27 @@ console.log(`node ${process.version}; maxTokens ${BUDGET} (o200k_base); ${pagesA
   const read = createResultReader({ store, maxTokens: BUDGET });
   await read({ handle, lines: { from: 1, to: 2 } });
   const next = await follow(read, first.out.meta.next.args, pagesArg);
-  const far = await time((i) => read({ handle, lines: { from: 200_000 + i * 500, to: 200_100 + i * 500 } }), pagesArg);
+  const far = await time(
+    (i) => read({ handle, lines: { from: 200_000 + i * 500, to: 200_100 + i * 500 } }),
+    pagesArg,
+  );
   const around = await time((i) => read({ handle, around: 150_000 + i * 1000 }), pagesArg);
   const grep = await time(() => read({ handle, grep: "upstream timeout" }));
   const grepNext = await follow(read, grep.out.meta.next?.args, pagesArg);
   const regex = await time(() => read({ handle, grep: "/L2999\\d\\d /" }));
   const evidence = await time(() => read({ handle, evidence: true }));
-  report(`20 MiB log (${log.split("\n").length.toLocaleString("en-US")} lines)`, first.ms, bare.ms, [
-    ["next page (lines)", next.ms, `${next.pages} pages`],
-    ["a range far in", far.ms],
-    ["around a line", around.ms],
-    ["grep, first page", grep.ms, "reads from line 1 until the page is full"],
-    ["grep, next pages", grepNext.ms, `${grepNext.pages} pages`],
-    ["regex, whole log", regex.ms, `${regex.out.meta.read.steps.toLocaleString("en-US")} steps`],
-    ["evidence, first page", evidence.ms],
-  ]);
+  report(
+    `20 MiB log (${log.split("\n").length.toLocaleString("en-US")} lines)`,
+    first.ms,
+    bare.ms,
+    [
+      ["next page (lines)", next.ms, `${next.pages} pages`],
+      ["a range far in", far.ms],
+      ["around a line", around.ms],
+      ["grep, first page", grep.ms, "reads from line 1 until the page is full"],
+      ["grep, next pages", grepNext.ms, `${grepNext.pages} pages`],
+      ["regex, whole log", regex.ms, `${regex.out.meta.read.steps.toLocaleString("en-US")} steps`],
+      ["evidence, first page", evidence.ms],
+    ],
+  );
 }
