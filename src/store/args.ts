@@ -25,6 +25,8 @@ export const ARG_LIMITS = Object.freeze({
   fields: 64,
   /** Records or lines a page may ask for. */
   pageSize: 1000,
+  /** Characters of `where` and `fields` as JSON: the cursors of their pages carry them. */
+  view: 4096,
   handle: 128,
   cursor: 8192,
 });
@@ -138,6 +140,11 @@ export function parseRequest(args: unknown): ReadRequest | string {
     where = w;
   }
 
+  if (!cursor && (where !== undefined || fields !== undefined)) {
+    const view = JSON.stringify([where ?? null, fields ?? null]).length;
+    if (view > ARG_LIMITS.view)
+      return `where and fields are over ${ARG_LIMITS.view} characters as JSON (the cursor of every page carries them)`;
+  }
   const lines = given("lines") ? span(a.lines, "lines", false) : undefined;
   if (typeof lines === "string") return lines;
   let around: number | undefined;

@@ -110,6 +110,15 @@ const BAD: readonly Bad[] = [
     refused: true,
   },
   {
+    title: "a filter too long for the cursors of its pages",
+    args: (h) => ({
+      handle: h.records,
+      where: Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`f${i}`, "v".repeat(250)])),
+    }),
+    says: /where and fields are over 4096 characters as JSON/,
+    refused: true,
+  },
+  {
     title: "an in list of 101 values",
     args: (h) => ({
       handle: h.records,
