@@ -118,7 +118,7 @@ export async function readText(
     );
     // Nearest first, so the window shrinks evenly around the line when the budget is short.
     window.sort((a, b) => Math.abs(a.index - at) - Math.abs(b.index - at) || a.index - b.index);
-    candidates.push(...window.slice(0, 2 * context + 1));
+    for (const line of window) candidates.push(line);
     sections.push(start);
     header = [
       noteMarker(
@@ -129,7 +129,8 @@ export async function readText(
     if (from > start.lines && start.lines > 0)
       return refuse(`line ${from} is past the last line (${start.lines}) of ${start.name}`);
     const to = Math.min(req.lines?.to ?? start.lines, start.lines);
-    await start.walk(from, (line) => take(start.name)(line) && line.index < to, budget);
+    const keep = take(start.name);
+    await start.walk(from, (line) => keep(line) && line.index < to, budget, { until: to });
     sections.push(start);
   } else {
     const to = req.lines?.to;
