@@ -115,7 +115,7 @@ export async function fitLines(
   }
   const textOf = (unit: Unit): string => views.get(unit)?.text ?? unit.text;
   const tokensOf = (unit: Unit): number => views.get(unit)?.tokens ?? 0;
-  const lay = (chosen: Iterable<Candidate>, next: string | undefined): Layout => {
+  const lay = (chosen: Iterable<Candidate>, next: FitRequest["next"] | undefined): Layout => {
     const units = new Set<Unit>();
     const noted = new Set<Unit>();
     for (const c of chosen) {

@@ -24,7 +24,7 @@ export function recordsSink(o: KeepOptions, ctx: RunContext) {
   const keeper = createViewKeeper(limits);
   const classify = recordClassifier();
   const aggregator = createAggregator();
-  const events = createRecordEvents<Unit>();
+  const events = createRecordEvents<{ readonly unit: Unit; readonly at: number }>();
   let seen = 0;
   const tap = o.tap?.();
   const facts = ctx.facts.records;
@@ -36,9 +36,9 @@ export function recordsSink(o: KeepOptions, ctx: RunContext) {
       }
       const text = json ?? JSON.stringify(value);
       seen++;
-      tap?.record(value, text);
       aggregator.add(value);
       const severity = classify(value);
+      const key = sortValues(limits.sort, value);
       const shortened = facts?.shortened;
       const display =
         text.length > limits.maxStringChars
@@ -52,9 +52,11 @@ export function recordsSink(o: KeepOptions, ctx: RunContext) {
         severity,
         omittedChars: 0,
         value: display,
-        key: sortValues(limits.sort, value),
+        key,
       };
-      const occurrence = events.see(value, severity, index, () => detach(unit));
+      const at = seen - 1;
+      const occurrence = events.see(value, severity, index, () => ({ unit: detach(unit), at }));
+      tap?.record(value, text, severity, key, occurrence);
       unit = { ...unit, occurrence };
       keeper.add(unit);
       if (facts && severity > 0) facts.evidence++;
@@ -68,7 +70,8 @@ export function recordsSink(o: KeepOptions, ctx: RunContext) {
       if (facts) facts.aggregates = aggregator.result();
       const standOuts = events.finish(seen);
       if (facts) facts.evidence += standOuts.length;
-      return keeper.finish(standOuts);
+      tap?.standOuts?.(standOuts.map((s) => s.at));
+      return keeper.finish(standOuts.map((s) => s.unit));
     },
   };
 }
