@@ -38,6 +38,7 @@ export const SHAPE_OPTIONS = {
   onShaped: true,
   abortSignal: true,
   timeoutMs: true,
+  toolError: true,
 } as const satisfies Names<ShapeOptions>;
 
 export const REDACT_OPTIONS = {

@@ -9,6 +9,7 @@ import type { IntakeOptions } from "../intake/route.js";
 import type { KeepOptions } from "../keep/stage.js";
 import type { MetaOptions } from "../pipeline/meta.js";
 import { fingerprintOf, importFingerprintKey } from "../redact/fingerprint.js";
+import { scrubErrorText } from "../redact/scrub.js";
 import type { RedactStageOptions } from "../redact/stage.js";
 import type { RenderOptions } from "../render/stage.js";
 import type { StoreStageOptions } from "../store/stage.js";
@@ -38,9 +39,14 @@ export interface Slices {
 export function sliceOptions(o: CompiledOptions): Slices {
   const capacity = o.capacity;
   const redactor = o.redactor;
+  const redact = redactor ? (text: string) => redactor(text).text : undefined;
   return {
     present: {
-      redact: redactor ? (text) => redactor(text).text : undefined,
+      // A tool's error is scrubbed as error messages are, between two redaction passes (so no
+      // rewrite can hide a secret from the rules).
+      redact: o.toolError
+        ? (text) => (redact ? redact(scrubErrorText(redact(text))) : scrubErrorText(text))
+        : redact,
       spotlight: o.spotlight,
       datamark: o.datamark,
       untrusted: o.untrusted,
@@ -93,6 +99,7 @@ export function sliceOptions(o: CompiledOptions): Slices {
     },
     render: {
       maxTokens: o.maxTokens,
+      toolError: o.toolError,
       maxBytes: o.maxBytes,
       next: o.next,
       capacity,
@@ -133,6 +140,7 @@ export function metaOptions(
     datamark: o.datamark,
     redaction: o.redactor !== undefined,
     invisible: o.invisible,
+    toolError: o.toolError,
     clean,
     cursor,
     records: {

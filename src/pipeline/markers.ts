@@ -113,6 +113,11 @@ export function commandHeader(header: CommandHeader): string {
   return `[airlock: ${outcome}; ${streams}]`;
 }
 
+/** The first line of a result the host said is the tool's error (`toolError: true`, MCP `isError`). */
+export function toolErrorMarker(): string {
+  return "[airlock: the tool reported an error]";
+}
+
 export function httpHeader(status: number, statusText: string): string {
   return `[airlock: HTTP ${status}${statusText ? ` ${statusText}` : ""}]`;
 }

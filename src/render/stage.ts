@@ -6,7 +6,7 @@
 import type { KeptInput } from "../keep/stage.js";
 import type { KeptView } from "../keep/view.js";
 import { type RunFacts, shownSections } from "../pipeline/facts.js";
-import { commandHeader, httpHeader } from "../pipeline/markers.js";
+import { commandHeader, httpHeader, toolErrorMarker } from "../pipeline/markers.js";
 import type { RunContext, Stage } from "../pipeline/run.js";
 import type { RecordsDraft, RecordsRenderOptions } from "./draft.js";
 import type { FitRequest, ReadSection } from "./lines.js";
@@ -18,6 +18,8 @@ export interface RenderOptions {
   readonly next: string;
   /** Characters the keeper holds: a verbatim text longer than this is never counted. */
   readonly capacity: number;
+  /** The host said the output is the tool's error (`toolError`): the text says so first. */
+  readonly toolError?: boolean;
   readonly records: RecordsRenderOptions;
 }
 
@@ -70,7 +72,7 @@ async function draftOf(
         facts: facts.records,
         secrets: sum(facts.redactions),
         invisible: sum(facts.invisible),
-        failed: facts.http !== undefined && !facts.http.ok,
+        failed: (facts.http !== undefined && !facts.http.ok) || o.toolError === true,
       },
       o.records,
     );
@@ -129,6 +131,7 @@ function linesRequest(kept: KeptInput, ctx: RunContext, o: RenderOptions): FitRe
     // The reason phrase comes from the server: it is content, and is cleaned like content.
     header.push(httpHeader(facts.http.status, o.records.clean(facts.http.statusText, 120)));
   }
+  if (o.toolError) header.unshift(toolErrorMarker());
   return {
     sections: readSections(kept, facts),
     header,
