@@ -166,8 +166,9 @@ const HOST_FIELD =
   /\b(host(?:name)?|host_name|server_name|endpoint|upstream)(\s*[=:]\s*)(['"]?)[^\s'",;)}\]]+/gi;
 // name:port (a name starting with a letter, so times and line:column pairs are left alone).
 const HOST_PORT = /(?<![\w.\-/:])[A-Za-z][\w.-]*:\d{2,5}(?![\w:])/g;
-// /home/bob/x, ~/x; not the "/b" of "a/b" (a relative path or a fraction).
-const POSIX_PATH = /(?<![\w.~\-/\\@])~?\/(?=[^\s/])[^\s"'`()[\]{}<>,;|]*[^\s"'`()[\]{}<>,;|.:!?]/g;
+// /home/bob/x, ~/x; not the "/b" of "a/b" (a relative path or a fraction), nor the "/x" of a
+// closing tag ("</untrusted-data …>": a shaped result's fence, shaped again).
+const POSIX_PATH = /(?<![\w.~\-/\\@<])~?\/(?=[^\s/])[^\s"'`()[\]{}<>,;|]*[^\s"'`()[\]{}<>,;|.:!?]/g;
 
 function scrubLine(input: string): string {
   let line = input.replace(INLINE_FRAMES, "<stack>");
