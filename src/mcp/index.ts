@@ -20,6 +20,7 @@ export {
   type PartFacts,
   type StructuredFacts,
 } from "./meta.js";
+export { type ReadResultToolOptions, registerReadResult } from "./read-result.js";
 export { type CallToolResultShaper, createCallToolResultShaper } from "./result.js";
 export { McpProtocolError, type McpServerLike, shapeHandler, wrapServer } from "./server.js";
 

@@ -18,8 +18,15 @@ type Handler = (...args: any[]) => unknown;
 
 /** The part of the SDK's `McpServer` the wrapper uses. */
 export interface McpServerLike {
-  registerTool(name: string, config: { readonly outputSchema?: unknown }, handler: never): unknown;
+  registerTool(
+    name: string,
+    config: { readonly outputSchema?: unknown; readonly [key: string]: unknown },
+    handler: never,
+  ): unknown;
 }
+
+/** Where a wrapped server keeps the server it wraps (a page of `read_result` is not shaped twice). */
+export const WRAPPED = Symbol.for("agent-airlock/mcp.wrapped");
 
 /** An error that the SDK's `Server` sends as a JSON-RPC error: `code`, `message`, `data`. */
 export class McpProtocolError extends Error {
@@ -140,6 +147,7 @@ export function wrapServer<S extends McpServerLike>(server: S, options: McpTools
   return new Proxy(server, {
     get(target, key) {
       if (key === "registerTool") return registerTool;
+      if (key === WRAPPED) return target;
       const value = Reflect.get(target, key, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
