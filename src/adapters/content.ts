@@ -4,17 +4,19 @@
  * that cannot travel in a provider's message is written as. A part whose `annotations.audience`
  * leaves out `"assistant"` is for the person watching (a UI), never for the model.
  */
-import { binaryMarker, oneLine } from "../pipeline/markers.js";
+import { binaryMarker, resourceLinkMarker } from "../pipeline/markers.js";
 
 export interface McpAnnotations {
-  readonly audience?: ReadonlyArray<"user" | "assistant">;
+  readonly audience?: Array<"user" | "assistant">;
   readonly priority?: number;
   readonly lastModified?: string;
 }
 
+type Meta = { readonly [key: string]: unknown };
+
 interface Part {
   readonly annotations?: McpAnnotations;
-  readonly _meta?: { readonly [key: string]: unknown };
+  readonly _meta?: Meta;
 }
 
 export interface McpTextContent extends Part {
@@ -46,13 +48,13 @@ export interface McpEmbeddedResource extends Part {
         readonly uri: string;
         readonly mimeType?: string;
         readonly text: string;
-        readonly _meta?: object;
+        readonly _meta?: Meta;
       }
     | {
         readonly uri: string;
         readonly mimeType?: string;
         readonly blob: string;
-        readonly _meta?: object;
+        readonly _meta?: Meta;
       };
 }
 
@@ -134,10 +136,8 @@ export function mediaLine(part: McpMediaContent | McpEmbeddedResource): string {
  * // '[airlock: resource link "app.log" file:///logs/app.log (text/plain)]'
  */
 export function linkLine(part: McpResourceLink): string {
-  const name = oneLine(String(part.title ?? part.name ?? ""), 120).replace(/"/g, "'");
-  const uri = oneLine(String(part.uri ?? ""), 400).replace(/\s+/g, "%20");
-  const mime = part.mimeType !== undefined ? ` (${mimeOf(part.mimeType)})` : "";
-  return `[airlock: resource link "${name}" ${uri}${mime}]`;
+  const mime = part.mimeType !== undefined ? mimeOf(part.mimeType) : undefined;
+  return resourceLinkMarker(String(part.title ?? part.name ?? ""), String(part.uri ?? ""), mime);
 }
 
 /** What the model reads of a part in a text-only message. */

@@ -8,16 +8,37 @@
 const WINDOW = 64 * 1024;
 const WHITESPACE = /[\t\n\f\r ]+/g;
 
-function decodeWindow(text: string, at: number): Uint8Array {
-  let binary: string;
-  try {
-    binary = atob(text);
-  } catch {
-    throw new Error(`invalid base64 near character ${at}`);
-  }
+function bytesOf(binary: string): Uint8Array {
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
+}
+
+/** Something in a window that is not base64: the bytes before it, and where it is. */
+class InvalidBase64 extends Error {
+  constructor(
+    readonly before: Uint8Array,
+    at: number,
+  ) {
+    super(`invalid base64 near character ${at}`);
+  }
+}
+
+function decodeWindow(text: string, at: number): Uint8Array {
+  try {
+    return bytesOf(atob(text));
+  } catch {
+    // The whole groups before the first character that is not base64 are still data.
+    const bad = text.search(/[^A-Za-z0-9+/=]|=[^=]/);
+    const whole = Math.max(0, bad - (bad % 4));
+    let before: Uint8Array = new Uint8Array(0);
+    try {
+      before = bytesOf(atob(text.slice(0, whole)));
+    } catch {
+      // Padding in the middle: nothing of this window is kept.
+    }
+    throw new InvalidBase64(before, at + Math.max(0, bad));
+  }
 }
 
 /**
@@ -30,13 +51,19 @@ function decodeWindow(text: string, at: number): Uint8Array {
  */
 export async function* base64Chunks(data: string): AsyncGenerator<Uint8Array> {
   let carry = "";
-  for (let at = 0; at < data.length; at += WINDOW) {
-    const piece = carry + data.slice(at, at + WINDOW).replace(WHITESPACE, "");
-    const whole = piece.length - (piece.length % 4);
-    carry = piece.slice(whole);
-    if (whole > 0) yield decodeWindow(piece.slice(0, whole), at);
+  try {
+    for (let at = 0; at < data.length; at += WINDOW) {
+      const piece = carry + data.slice(at, at + WINDOW).replace(WHITESPACE, "");
+      const whole = piece.length - (piece.length % 4);
+      carry = piece.slice(whole);
+      if (whole > 0) yield decodeWindow(piece.slice(0, whole), at);
+    }
+    if (carry !== "") yield decodeWindow(carry, data.length);
+  } catch (error) {
+    if (!(error instanceof InvalidBase64)) throw error;
+    if (error.before.byteLength > 0) yield error.before;
+    throw new Error(error.message);
   }
-  if (carry !== "") yield decodeWindow(carry, data.length);
 }
 
 export interface Digest {

@@ -73,7 +73,9 @@ function withAnnotations<T extends McpContent>(out: T, from: McpContent): T {
 async function placeholder(part: McpMediaContent, why: Why, o: PartsOptions): Promise<Fixed> {
   const mime = mimeOf(part.mimeType);
   const digest = await digestBase64(String(part.data ?? ""), o.hashLimit);
-  const text = binaryMarker(mime, digest.bytes, digest.valid, digest.sha256);
+  const text = digest.valid
+    ? binaryMarker(mime, digest.bytes, true, digest.sha256)
+    : noteMarker(`binary content not shown: ${mime}; its data is not base64`);
   return {
     out: withAnnotations({ type: "text", text }, part),
     text,
@@ -195,5 +197,6 @@ function resource(
     withAnnotations({ type: "resource", resource: { uri, mimeType: "text/plain", text } }, part);
   const mime = r.mimeType !== undefined ? mimeOf(r.mimeType) : undefined;
   if (typeof r.text === "string") return shaped(r.text, mime, wrap);
-  return shaped(base64Chunks(String(r.blob ?? "")), mime ?? "application/octet-stream", wrap);
+  // Without a type the bytes say what they are (the pipeline sniffs them).
+  return shaped(base64Chunks(String(r.blob ?? "")), mime, wrap);
 }

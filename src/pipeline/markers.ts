@@ -63,6 +63,13 @@ export function binaryMarker(
   return `[airlock: binary content not shown: ${mime}, ${size}${hash}]`;
 }
 
+/** An MCP resource link, named in a message's text: its name and its address, one line each bounded. */
+export function resourceLinkMarker(name: string, uri: string, mime: string | undefined): string {
+  const shown = oneLine(name, 120).replace(/"/g, "'");
+  const at = oneLine(uri, 400).replace(/\s+/g, "%20");
+  return `[airlock: resource link "${shown}" ${at}${mime !== undefined ? ` (${mime})` : ""}]`;
+}
+
 export function sectionMarker(section: SectionName): string {
   return `[airlock: ${section}]`;
 }
