@@ -205,7 +205,7 @@ describe("docs pages", () => {
     const output = /<!-- mcp-output -->\n```json\n([\s\S]*?)```/.exec(page);
     expect(input && call && output).not.toBeNull();
     // The options as the page writes them, read as JSON (keys quoted).
-    const options = JSON.parse((call?.[1] as string).replace(/(\w+):/g, '"$1":'));
+    const options = JSON.parse((call?.[1] ?? "{}").replace(/(\w+):/g, '"$1":'));
     const shaped = await mcp.shapeCallToolResult(JSON.parse(input?.[1] as string), options);
     expect(shaped.content).toEqual(JSON.parse(output?.[1] as string));
     expect(shaped.isError).toBe(true);

@@ -44,7 +44,7 @@ describe("read_result on an McpServer", () => {
 
     const first = (await client.callTool({ name: "rows", arguments: {} })) as McpCallToolResult;
     expect(tokens(textOf(first))).toBeLessThanOrEqual(1500);
-    const handle = (first._meta?.[MCP_META_KEY] as { handle?: string }).handle;
+    const handle = (first._meta?.[MCP_META_KEY] as { handle?: string } | undefined)?.handle;
     expect(handle).toMatch(/^res_/);
     const seen = records(textOf(first)).map((r) => r.id);
     let args = nextCall(textOf(first));

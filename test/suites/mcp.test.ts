@@ -576,7 +576,9 @@ describe("hostile results stay bounded", () => {
     });
     expect(() => CallToolResultSchema.parse(out)).not.toThrow();
     expect(JSON.stringify(out.content[0])).toContain("binary content not shown: image/png");
-    expect(JSON.stringify(out.content[1])).toContain("reading the input failed (invalid base64 near character 0)");
+    expect(JSON.stringify(out.content[1])).toContain(
+      "reading the input failed (invalid base64 near character 0)",
+    );
     expect(out.isError).toBeUndefined();
   });
 });
