@@ -1,15 +1,24 @@
 /**
  * Recall and false positives of redact() on a labelled corpus of fake secrets and look-alikes
- * (bench/secret-corpus.mjs), next to secretlint's recommended preset on the same corpus in the
- * same run; then throughput of redact() over a ~100 MiB log next to a plain TextDecoder pass,
- * and secretlint over a slice of the same log.
+ * (bench/secret-corpus.mjs and the kinds under bench/corpus/), next to secretlint's recommended
+ * preset on the same corpus in the same run; then throughput of redact() over a ~100 MiB log next
+ * to a plain TextDecoder pass, and secretlint over a slice of the same log.
  *
- *   recall           a secret is caught when neither it nor any 12-character piece of it survives
- *                    the output (pieces that are public format prefixes, or that the carrier shows
- *                    elsewhere, do not count). secretlint reports ranges and rewrites nothing: a
- *                    secret is caught when a reported range overlaps each of its occurrences.
- *   false positive   a look-alike item whose text redact() changed at all, or on which secretlint
- *                    reported anything.
+ *   recall              a secret is caught when neither it nor any 12-character piece of it
+ *                       survives the output (pieces that are public format prefixes, or that the
+ *                       carrier shows elsewhere, do not count). A token hard-wrapped across lines
+ *                       is labelled fragment by fragment and counts once: caught when no fragment
+ *                       survives. secretlint reports ranges and rewrites nothing: a secret is
+ *                       caught when a reported range overlaps each of its occurrences.
+ *   look-alikes intact  a labelled look-alike (a page token, an ETag, a public key, a
+ *                       placeholder; in negatives and beside secrets in positives) is intact when
+ *                       every occurrence survives in the output; for secretlint, when no reported
+ *                       range touches it.
+ *   negatives unchanged a negative item whose text redact() returned byte-identical (secretlint:
+ *                       on which it reported nothing).
+ *
+ * Figures are printed per kind, with totals for the first corpus's kinds, for the kinds added in
+ * bench/corpus/, and overall.
  *
  *   npm run bench:secrets
  *   node --expose-gc bench/secrets.mjs --seed=7 --log=100MB --peer-log=5MB   (--log=0: no throughput)
@@ -19,9 +28,8 @@ import { extname } from "node:path";
 import { lintSource } from "@secretlint/core";
 import { creator as recommended } from "@secretlint/secretlint-rule-preset-recommend";
 import { createRedactor } from "../dist/index.js";
-import { PUBLIC_PREFIXES, secretCorpus, secretLog } from "./secret-corpus.mjs";
-
-const FRAGMENT = 12;
+import { airlockScore, scoredSecrets, secretlintScore } from "./corpus/score.mjs";
+import { ADDED_KINDS, secretCorpus, secretLog } from "./secret-corpus.mjs";
 
 function option(name, fallback) {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -55,49 +63,6 @@ function lint(text, file = "output.log") {
   });
 }
 
-// ---------------------------------------------------------------------------------------------
-// Scoring
-
-const occurrences = (text, value) => {
-  const at = [];
-  for (let i = text.indexOf(value); i !== -1; i = text.indexOf(value, i + 1)) at.push(i);
-  return at;
-};
-
-/**
- * The 12-character pieces of a secret that would give it away: not inside a public prefix, and
- * not shown by the carrier anyway (a timestamp between the lines of a key in a CI log).
- */
-function telltales(secret, text, secrets) {
-  let rest = text;
-  for (const s of secrets) rest = rest.split(s).join("\u0000");
-  const pieces = new Set();
-  for (let i = 0; i + FRAGMENT <= secret.length; i++) {
-    const piece = secret.slice(i, i + FRAGMENT);
-    if (PUBLIC_PREFIXES.some((p) => p.includes(piece)) || rest.includes(piece)) continue;
-    pieces.add(piece);
-  }
-  return pieces;
-}
-
-/**
- * How a secret fared in airlock's output: "caught", "partial" (a piece survives) or "missed",
- * and what survives (to show the output line it survives in).
- */
-function airlockOutcome(secret, item, output) {
-  if (output.includes(secret)) return { outcome: "missed", survivor: secret };
-  for (const piece of telltales(secret, item.text, item.secrets)) {
-    if (output.includes(piece)) return { outcome: "partial", survivor: piece };
-  }
-  return { outcome: "caught" };
-}
-
-function secretlintCaught(secret, text, messages) {
-  return occurrences(text, secret).every((at) =>
-    messages.some(({ range: [start, end] }) => start < at + secret.length && end > at),
-  );
-}
-
 /** The line of `text` that holds `value`, cut to about `width` characters around it. */
 function lineOf(text, value, width = 150) {
   const at = text.indexOf(value);
@@ -111,7 +76,9 @@ function lineOf(text, value, width = 150) {
 
 const percent = (n, d) => (d === 0 ? "-" : `${((100 * n) / d).toFixed(1)}%`);
 const cell = (n, d) =>
-  `${String(n).padStart(4)}/${String(d).padEnd(4)} ${percent(n, d).padStart(6)}`;
+  d === 0
+    ? " ".repeat(18)
+    : `${String(n).padStart(4)}/${String(d).padEnd(4)} ${percent(n, d).padStart(6)}`;
 
 // ---------------------------------------------------------------------------------------------
 // Recall and false positives
@@ -126,90 +93,133 @@ console.log(
     ` @secretlint/secretlint-rule-preset-recommend ${presetVersion} (default options)`,
 );
 const kinds = [...new Set(positives.map((p) => p.kind))];
-const total = positives.reduce((n, p) => n + p.secrets.length, 0);
+const negativeKinds = [...new Set(negatives.map((n) => n.kind))];
+const total = positives.reduce((n, p) => n + scoredSecrets(p).length, 0);
+const carriers = new Set(positives.map((p) => p.carrier));
 console.log(
   `corpus seed ${seed}: ${positives.length} items holding ${total} fake secrets of ${kinds.length}` +
-    ` kinds; ${negatives.length} look-alike items of ${new Set(negatives.map((n) => n.kind)).size} kinds`,
+    ` kinds in ${carriers.size} carriers; ${negatives.length} look-alike items of ${negativeKinds.length} kinds` +
+    ` (${kinds.filter((k) => ADDED_KINDS.has(k)).length} positive and` +
+    ` ${negativeKinds.filter((k) => ADDED_KINDS.has(k)).length} negative kinds added from format descriptions)`,
 );
 
-const byKind = new Map(
-  kinds.map((k) => [k, { secrets: 0, airlock: 0, partial: 0, secretlint: 0, misses: new Map() }]),
-);
+/** Counts for one tool: caught / secrets, intact / look-alikes, unchanged / items. */
+const counts = () => ({ n: 0, caught: 0, partial: 0, looks: 0, intact: 0, items: 0, unchanged: 0 });
+const row = (map, kind) => {
+  if (!map.has(kind))
+    map.set(kind, { airlock: counts(), secretlint: counts(), misses: new Map(), changes: [] });
+  return map.get(kind);
+};
+
+function countLookalikes(k, ours, peer) {
+  k.airlock.looks += ours.lookalikes.length;
+  k.secretlint.looks += peer.lookalikes.length;
+  k.airlock.intact += ours.lookalikes.filter(Boolean).length;
+  k.secretlint.intact += peer.lookalikes.filter(Boolean).length;
+}
+
+const byKind = new Map();
 for (const item of positives) {
-  const row = byKind.get(item.kind);
+  const k = row(byKind, item.kind);
   const output = redactText(item.text).text;
   const { messages } = await lint(item.text, item.file);
-  for (const secret of item.secrets) {
-    row.secrets++;
-    const { outcome, survivor } = airlockOutcome(secret, item, output);
-    if (outcome === "caught") row.airlock++;
-    else {
-      const miss = row.misses.get(item.carrier) ?? { n: 0, partial: 0, example: "" };
-      miss.n++;
-      if (outcome === "partial") {
-        row.partial++;
-        miss.partial++;
-      }
-      miss.example ||= lineOf(output, survivor);
-      row.misses.set(item.carrier, miss);
+  const ours = airlockScore(item, output);
+  const peer = secretlintScore(item, messages);
+  ours.secrets.forEach(({ outcome, survivor }, i) => {
+    k.airlock.n++;
+    k.secretlint.n++;
+    if (peer.secrets[i]) k.secretlint.caught++;
+    if (outcome === "caught") {
+      k.airlock.caught++;
+      return;
     }
-    if (secretlintCaught(secret, item.text, messages)) row.secretlint++;
-  }
+    const miss = k.misses.get(item.carrier) ?? { n: 0, partial: 0, example: "" };
+    miss.n++;
+    if (outcome === "partial") {
+      k.airlock.partial++;
+      miss.partial++;
+    }
+    miss.example ||= lineOf(output, survivor);
+    k.misses.set(item.carrier, miss);
+  });
+  countLookalikes(k, ours, peer);
 }
+
+const negByKind = new Map();
+for (const item of negatives) {
+  const k = row(negByKind, item.kind);
+  const redacted = redactText(item.text);
+  const { messages } = await lint(item.text, item.file);
+  const ours = airlockScore(item, redacted.text);
+  const peer = secretlintScore(item, messages);
+  k.airlock.items++;
+  k.secretlint.items++;
+  if (ours.unchanged) k.airlock.unchanged++;
+  else k.changes.push({ item, tool: "airlock", found: redacted.findings });
+  if (peer.unchanged) k.secretlint.unchanged++;
+  else k.changes.push({ item, tool: "secretlint", found: messages });
+  countLookalikes(k, ours, peer);
+}
+
+const sum = (rows, tool) => {
+  const t = counts();
+  for (const r of rows) for (const key of Object.keys(t)) t[key] += r[tool][key];
+  return t;
+};
+const groups = (map) => [
+  ["first corpus", [...map].filter(([k]) => !ADDED_KINDS.has(k)).map(([, r]) => r)],
+  ["added kinds", [...map].filter(([k]) => ADDED_KINDS.has(k)).map(([, r]) => r)],
+  ["overall", [...map.values()]],
+];
 
 const W = 27;
+const mark = (kind) => (ADDED_KINDS.has(kind) ? "+" : " ");
 console.log(
-  "\nRecall: secrets caught / secrets (partial = redacted, but a 12-character piece survives)",
+  "\nRecall per positive kind: secrets caught / secrets (partial = redacted, but a 12-character piece" +
+    " survives); look-alikes beside secrets left intact. + marks a kind added from format descriptions.",
 );
-console.log(`${"kind".padEnd(W)} ${"airlock".padEnd(22)}${"partial".padStart(8)}   secretlint`);
-let sumAirlock = 0;
-let sumPartial = 0;
-let sumSecretlint = 0;
-for (const [kind, row] of byKind) {
-  sumAirlock += row.airlock;
-  sumPartial += row.partial;
-  sumSecretlint += row.secretlint;
+console.log(
+  `${"kind".padEnd(W + 1)} ${"airlock recall".padEnd(18)} ${"partial".padStart(7)}   ${"secretlint recall".padEnd(18)}   ${"airlock look-alikes".padEnd(18)}`,
+);
+const recallLine = (label, a, s) =>
+  `${label} ${cell(a.caught, a.n)} ${String(a.partial || "").padStart(7)}   ${cell(s.caught, s.n)}   ${cell(a.intact, a.looks)}`;
+for (const [kind, k] of byKind)
+  console.log(recallLine(`${mark(kind)}${kind.padEnd(W)}`, k.airlock, k.secretlint));
+for (const [label, rows] of groups(byKind)) {
   console.log(
-    `${kind.padEnd(W)} ${cell(row.airlock, row.secrets)}   ${String(row.partial || "").padStart(7)}   ${cell(row.secretlint, row.secrets)}`,
+    recallLine(` ${label.toUpperCase().padEnd(W)}`, sum(rows, "airlock"), sum(rows, "secretlint")),
   );
 }
+
 console.log(
-  `${"overall".padEnd(W)} ${cell(sumAirlock, total)}   ${String(sumPartial).padStart(7)}   ${cell(sumSecretlint, total)}`,
+  "\nIntact per negative kind: items returned unchanged (airlock) or not flagged (secretlint), and" +
+    " labelled look-alikes left intact.",
 );
-
-const negKinds = new Map();
-const airlockFalse = [];
-const secretlintFalse = [];
-for (const item of negatives) {
-  const row = negKinds.get(item.kind) ?? { items: 0, airlock: 0, secretlint: 0 };
-  row.items++;
-  const redacted = redactText(item.text);
-  if (redacted.text !== item.text) {
-    row.airlock++;
-    airlockFalse.push({ item, found: redacted.findings });
-  }
-  const { messages } = await lint(item.text, item.file);
-  if (messages.length > 0) {
-    row.secretlint++;
-    secretlintFalse.push({ item, found: messages });
-  }
-  negKinds.set(item.kind, row);
-}
-
-console.log("\nFalse positives: look-alike items changed (airlock) or flagged (secretlint)");
-console.log(`${"kind".padEnd(W)} ${"airlock".padEnd(22)}             secretlint`);
-for (const [kind, row] of negKinds) {
+console.log(
+  `${"kind".padEnd(W + 1)} ${"airlock unchanged".padEnd(18)}   ${"airlock look-alikes".padEnd(18)}   ${"secretlint unflagged".padEnd(18)}   ${"secretlint look-alikes".padEnd(18)}`,
+);
+const negLine = (label, a, s) =>
+  `${label} ${cell(a.unchanged, a.items)}   ${cell(a.intact, a.looks)}   ${cell(s.unchanged, s.items)}   ${cell(s.intact, s.looks)}`;
+for (const [kind, k] of negByKind)
+  console.log(negLine(`${mark(kind)}${kind.padEnd(W)}`, k.airlock, k.secretlint));
+for (const [label, rows] of groups(negByKind)) {
   console.log(
-    `${kind.padEnd(W)} ${cell(row.airlock, row.items)}             ${cell(row.secretlint, row.items)}`,
+    negLine(` ${label.toUpperCase().padEnd(W)}`, sum(rows, "airlock"), sum(rows, "secretlint")),
   );
 }
-console.log(
-  `${"overall".padEnd(W)} ${cell(airlockFalse.length, negatives.length)}             ${cell(secretlintFalse.length, negatives.length)}`,
-);
+
+console.log("\nTotals (overall):");
+for (const tool of ["airlock", "secretlint"]) {
+  const p = sum([...byKind.values()], tool);
+  const n = sum([...negByKind.values()], tool);
+  console.log(
+    `  ${tool.padEnd(10)} recall ${cell(p.caught, p.n)}   look-alikes intact ${cell(p.intact + n.intact, p.looks + n.looks)}   negatives unchanged ${cell(n.unchanged, n.items)}`,
+  );
+}
 
 console.log("\nairlock misses, by kind and carrier (how many; one output line where it survives):");
-for (const [kind, row] of byKind) {
-  for (const [carrier, miss] of row.misses) {
+for (const [kind, k] of byKind) {
+  for (const [carrier, miss] of k.misses) {
     const partial = miss.partial > 0 ? `, ${miss.partial} partial` : "";
     console.log(`  ${kind} / ${carrier} (${miss.n}${partial})\n      ${miss.example}`);
   }
@@ -217,20 +227,26 @@ for (const [kind, row] of byKind) {
 
 const excerpt = (text, start, end) =>
   JSON.stringify(text.slice(start, Math.min(end, start + 70)) + (end - start > 70 ? "…" : ""));
-console.log("\nairlock false positives (rule: the text it replaced):");
-for (const { item, found } of airlockFalse) {
-  const what = found.map((f) => `${f.rule}: ${excerpt(item.text, f.start, f.end)}`).join("; ");
-  console.log(`  ${item.kind} / ${item.carrier}: ${what}`);
-}
-console.log("\nsecretlint false positives (rule: the range it reported):");
-for (const { item, found } of secretlintFalse) {
-  const what = found
-    .map(
-      (m) =>
-        `${m.ruleId.replace("@secretlint/secretlint-rule-", "")}: ${excerpt(item.text, ...m.range)}`,
-    )
-    .join("; ");
-  console.log(`  ${item.kind} / ${item.carrier}: ${what}`);
+const describe = (tool, item, found) =>
+  tool === "airlock"
+    ? found.map((f) => `${f.rule}: ${excerpt(item.text, f.start, f.end)}`).join("; ")
+    : found
+        .map(
+          (m) =>
+            `${m.ruleId.replace("@secretlint/secretlint-rule-", "")}: ${excerpt(item.text, ...m.range)}`,
+        )
+        .join("; ");
+for (const tool of ["airlock", "secretlint"]) {
+  console.log(
+    `\n${tool} false positives (rule: the text it ${tool === "airlock" ? "replaced" : "reported"}; 4 per kind at most):`,
+  );
+  for (const [kind, k] of negByKind) {
+    const mine = k.changes.filter((c) => c.tool === tool);
+    for (const { item, found } of mine.slice(0, 4)) {
+      console.log(`  ${kind} / ${item.carrier}: ${describe(tool, item, found)}`);
+    }
+    if (mine.length > 4) console.log(`  ${kind}: … and ${mine.length - 4} more`);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

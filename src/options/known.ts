@@ -63,6 +63,8 @@ export const REDACT_OPTIONS = {
   disable: true,
   knownValues: true,
   keepExamples: true,
+  allow: true,
+  keepPlaceholders: true,
   paths: true,
   pii: true,
   fingerprintKey: true,

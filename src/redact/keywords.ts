@@ -8,8 +8,9 @@ export interface KeywordScanner {
   /**
    * Calls `hit(start, id)` for each keyword occurrence (ids as given to the factory), in order of
    * where the keyword ends. Case-sensitive keywords are checked against the original text.
+   * Returns how many characters were not ASCII (the redactor folds look-alikes only then).
    */
-  scan(text: string, hit: (start: number, id: number) => void): void;
+  scan(text: string, hit: (start: number, id: number) => void): number;
 }
 
 export interface Keyword {
@@ -103,10 +104,12 @@ function buildScanner(keywords: readonly Keyword[]): KeywordScanner {
   return {
     scan(text, hit) {
       let row = 0;
+      let wide = 0;
       for (let i = 0; i < text.length; i++) {
         const c = text.charCodeAt(i);
         if (c >= ALPHABET) {
           row = 0;
+          wide++;
           continue;
         }
         const step = rows[row + c] as number;
@@ -118,6 +121,7 @@ function buildScanner(keywords: readonly Keyword[]): KeywordScanner {
           if (k.fold || text.startsWith(k.text, start)) hit(start, id);
         }
       }
+      return wide;
     },
   };
 }

@@ -25,12 +25,4 @@ export const SECRET_RULES: readonly SecretRule[] = [
   ...GENERIC_RULES,
 ];
 
-/** Values that are placeholders, not secrets: a key named PASSWORD whose value is one of these stays. */
-export const PLACEHOLDER_VALUES =
-  /^(?:\*+|x+|<[^>]*>|\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|%[A-Z_]+%|\{\{[^}]*\}\}|null|none|true|false|undefined|changeme|redacted|example|placeholder|your[_-]?\w*|\[REDACTED:[a-z0-9_]+\])$/i;
-
-/** Keys published in vendor documentation as examples. */
-export const EXAMPLE_VALUES = new Set([
-  "AKIAIOSFODNN7EXAMPLE",
-  "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
-]);
+export { EXAMPLE_VALUES, PLACEHOLDER_VALUES } from "./judge.js";

@@ -1,7 +1,8 @@
 import { stripAnsi, WHOLE_ESCAPE } from "../decode/normalize.js";
 import type { TextFilter as PipelineTextFilter } from "../pipeline/flow.js";
 import { type InvisibleCounts, stripInvisible } from "./invisible.js";
-import { apply, type Engine, isTokenChar, type RedactState, type Span } from "./redact.js";
+import { apply, type Engine, merge, type RedactState, type Span } from "./redact.js";
+import { isTokenChar } from "./tokens.js";
 
 /** What the filter did to a stream, for `meta`. */
 export interface FilterStats {
@@ -44,6 +45,13 @@ const LOOKAHEAD = 16 * 1024;
 const ESCAPE_MAX = 4096;
 /** A line of a PEM body: base64 only, as long as key lines are. */
 const KEY_LINE = /^[A-Za-z0-9+/=]{40,80}$/;
+/**
+ * A line a hard-wrapped token may go on from: it ends in a token character at a width tools wrap
+ * at (`fold`, base64, terminals), or in a soft (`=`) or escaped (`\`) line break. Such lines at
+ * the end of a piece wait for the next one, so the token's halves are judged together.
+ */
+const WRAP_WIDTHS = new Set([60, 64, 70, 72, 76, 78, 79, 80, 100, 120, 128]);
+const WRAP_END = /[A-Za-z0-9+/=_.~%\\-]$/;
 /** Key lines held back, at most (an 8192-bit RSA key is about 6.5 KiB). */
 const MAX_HELD_KEY = 16 * 1024;
 /** The most of what was passed on that is read again in front of the next piece. */
@@ -92,8 +100,9 @@ export function createTextFilter(options: FilterOptions): TextFilter {
    */
   let context = "";
 
-  function redactLines(text: string): string {
-    if (engine === undefined || text.length === 0) return text;
+  function redactLines(raw: string): string {
+    if (engine === undefined || raw.length === 0) return raw;
+    const text = raw.includes("\r") ? collapseRedraws(raw, engine) : raw;
     const all = context + text;
     const skip = context.length;
     const spans: Span[] = [];
@@ -113,6 +122,45 @@ export function createTextFilter(options: FilterOptions): TextFilter {
     const lineStart = out.indexOf("\n", tail) + 1;
     context = out.endsWith("\n") && lineStart > 0 ? out.slice(lineStart) : out.slice(tail);
     return out;
+  }
+
+  /**
+   * Lines redrawn by carriage returns (`DB_PASSWORD=abc\rXk9…`), replaced by what a terminal
+   * shows (the last non-empty segment, as the line decoder would show it) with the secrets in it
+   * redacted: those found in the shown text, and those found in the whole line (where a key
+   * before a return is next to its value after it) that reach into the shown part. The key
+   * and the value are judged as the line is shown, and no part of a value survives the
+   * collapse. Lines with colour codes are left whole (the decoder strips those first).
+   */
+  function collapseRedraws(text: string, eng: Engine): string {
+    let out = "";
+    let at = 0;
+    for (let cr = text.indexOf("\r"); cr !== -1; cr = text.indexOf("\r", cr + 1)) {
+      if (text.charCodeAt(cr + 1) === 10 || cr + 1 >= text.length) continue;
+      const start = text.lastIndexOf("\n", cr) + 1;
+      if (start < at) continue;
+      let end = text.indexOf("\n", cr);
+      if (end === -1) end = text.length;
+      const contentEnd = text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+      const line = text.slice(start, contentEnd);
+      cr = end;
+      if (line.includes("\x1b") || line.includes("\x9b")) continue;
+      const [from, to] = shownSegment(line);
+      const spans: Span[] = [];
+      for (const s of eng.find(line)) {
+        if (s.end <= from || s.start >= to) continue;
+        spans.push({
+          ...s,
+          start: Math.max(s.start, from) - from,
+          end: Math.min(s.end, to) - from,
+        });
+      }
+      const shown = line.slice(from, to);
+      spans.push(...eng.find(shown));
+      out += text.slice(at, start) + redactPiece(shown, merge(spans));
+      at = contentEnd;
+    }
+    return at === 0 ? text : out + text.slice(at);
   }
 
   /**
@@ -158,9 +206,9 @@ export function createTextFilter(options: FilterOptions): TextFilter {
     carry = text.slice(nl + 1);
     // Lines of bare key material may be the middle of a private key whose BEGIN line was never
     // seen (the tail of a file): they wait until a line that is not key material shows whether
-    // an END line closes them.
+    // an END line closes them. Lines a wrapped token may go on from wait for the next line too.
     if (engine !== undefined) {
-      const held = keyLinesAtEnd(lines);
+      const held = heldLinesAtEnd(lines);
       if (held < lines.length && lines.length - held + carry.length < MAX_HELD_KEY) {
         carry = lines.slice(held) + carry;
         lines = lines.slice(0, held);
@@ -217,17 +265,42 @@ function unfinishedEscape(text: string): number {
   return WHOLE_ESCAPE.test(text) ? -1 : at;
 }
 
-/** Where the run of bare key-material lines that ends `text` (after its last newline) begins. */
-function keyLinesAtEnd(text: string): number {
+/**
+ * Where the run of lines that ends `text` (after its last newline) and may go on in the next
+ * piece begins: bare key-material lines, and lines a wrapped token may continue from.
+ */
+function heldLinesAtEnd(text: string): number {
   let start = text.length;
   while (start > 0) {
     const prev = text.lastIndexOf("\n", start - 2) + 1;
     const line = text.slice(prev, start - 1).replace(/\r$/, "");
-    if (!KEY_LINE.test(line)) break;
+    if (!KEY_LINE.test(line) && !mayContinue(line)) break;
     start = prev;
     if (text.length - start > MAX_HELD_KEY) break;
   }
   return start;
+}
+
+function mayContinue(line: string): boolean {
+  if (!WRAP_END.test(line)) return false;
+  const last = line.charCodeAt(line.length - 1);
+  return (
+    last === 61 ||
+    last === 92 ||
+    WRAP_WIDTHS.has(line.length) ||
+    WRAP_WIDTHS.has(line.trimStart().length)
+  );
+}
+
+/** The part of a redrawn line a terminal shows: the last non-empty segment after a return. */
+function shownSegment(line: string): [number, number] {
+  let end = line.length;
+  while (end > 0) {
+    const start = line.lastIndexOf("\r", end - 1);
+    if (line.slice(start + 1, end).trim() !== "" || start < 0) return [start + 1, end];
+    end = start;
+  }
+  return [0, 0];
 }
 
 function isTokenAt(text: string, i: number): boolean {

@@ -33,10 +33,10 @@ describe("redact: look-alikes survive untouched", () => {
 });
 
 describe("redact: options", () => {
-  it("documented example keys are redacted unless kept on purpose", () => {
-    expect(redact("AKIAIOSFODNN7EXAMPLE").text).toBe("[REDACTED:aws_access_key_id]");
-    expect(redact("AKIAIOSFODNN7EXAMPLE", { keepExamples: true }).text).toBe(
-      "AKIAIOSFODNN7EXAMPLE",
+  it("documented example keys are kept unless redacted on purpose", () => {
+    expect(redact("AKIAIOSFODNN7EXAMPLE").text).toBe("AKIAIOSFODNN7EXAMPLE");
+    expect(redact("AKIAIOSFODNN7EXAMPLE", { keepExamples: false }).text).toBe(
+      "[REDACTED:aws_access_key_id]",
     );
   });
 
@@ -53,7 +53,7 @@ describe("redact: options", () => {
     const key = `ghp_${"a1".repeat(18)}`;
     expect(redact(key, { disable: ["github_token"] }).text).toBe(key);
     const custom = { id: "acme_key", keywords: ["acme_"], pattern: "acme_[a-z0-9]{16}" };
-    expect(redact("use acme_0123456789abcdef now", { rules: [custom] }).text).toBe(
+    expect(redact("use acme_7f3k9q2m5x8c4v1b now", { rules: [custom] }).text).toBe(
       "use [REDACTED:acme_key] now",
     );
   });
@@ -158,6 +158,10 @@ describe("redact: every rule is linear on pathological input", () => {
     `${keyword}${fill("a-", n)}~`,
     `${keyword}=${fill("a.+/", n)}~`,
     `  ${fill("f0", n)}${keyword}`,
+    // After escape sequences, which a start boundary lets a match begin behind.
+    fill(`%3D${keyword}a1`, n),
+    fill(`\\u0022${keyword}=`, n),
+    fill(`=3D${keyword}${"a-".repeat(4)}`, n),
   ];
   for (const rule of SECRET_RULES) {
     it(`${rule.id} (${rule.keywords.join(" ")})`, { timeout: 30_000 }, () => {
@@ -166,7 +170,7 @@ describe("redact: every rule is linear on pathological input", () => {
         .join("\n");
       const started = performance.now();
       const { text } = redact(input);
-      expect(performance.now() - started).toBeLessThan(2000);
+      expect(performance.now() - started).toBeLessThan(5000);
       expect(text.length).toBeGreaterThan(0);
     });
   }

@@ -168,17 +168,17 @@ describe("shape redacts before anything is kept", () => {
         knownValues: ["correct-horse-battery"],
         paths: true,
         pii: true,
-        keepExamples: true,
+        keepExamples: false,
       },
     });
     expect(shaped.text).toBe(
-      "DB host pw is [REDACTED:known_value]; home /home/[REDACTED:home_path]/src; mail [REDACTED:email] from [REDACTED:ip_address]; AKIAIOSFODNN7EXAMPLE",
+      "DB host pw is [REDACTED:known_value]; home /home/[REDACTED:home_path]/src; mail [REDACTED:email] from [REDACTED:ip_address]; [REDACTED:aws_access_key_id]",
     );
-    // Off by default.
+    // Off by default (and documented examples are kept by default).
     const plain = await shape(text, { untrusted: false });
     expect(plain.text).toContain("/home/alice/src");
     expect(plain.text).toContain("bob@example.org");
-    expect(plain.text).toContain("[REDACTED:aws_access_key_id]");
+    expect(plain.text).toContain("AKIAIOSFODNN7EXAMPLE");
   });
 
   it("keyed fingerprints correlate equal secrets without storing them", async () => {

@@ -1,4 +1,4 @@
-import { ASSIGN, B, COLON, E, named, type SecretRule, UUID, vendorKey } from "./format.js";
+import { ASSIGN, after, B, COLON, E, named, type SecretRule, UUID, vendorKey } from "./format.js";
 
 /** Cloud providers and hosting platforms: AWS, Google, Azure, and the others. */
 export const CLOUD_RULES: readonly SecretRule[] = [
@@ -28,10 +28,17 @@ export const CLOUD_RULES: readonly SecretRule[] = [
       "IQoJb3JpZ2luX2Vj",
       "FwoGZXIvYXdz",
     ],
-    pattern: String.raw`(?:(?:aws_session_token|aws_security_token|sessiontoken|x-amz-security-token)["']?\s{0,5}[:=]\s{0,5}["']?|(?<![A-Za-z0-9/+=])(?=IQoJb3JpZ2luX2Vj|FwoGZXIvYXdz))([A-Za-z0-9/+=%]{100,8192})`,
+    pattern: String.raw`(?:(?:aws_session_token|aws_security_token|sessiontoken|x-amz-security-token)["']?\s{0,5}[:=]\s{0,5}["']?|${after("A-Za-z0-9/+=")}(?=IQoJb3JpZ2luX2Vj|FwoGZXIvYXdz))([A-Za-z0-9/+=%]{100,8192})`,
     ignoreCase: true,
     group: 1,
     generality: 1,
+  },
+  {
+    // Amazon Bedrock API keys: short-term ones are "bedrock-api-key-" and the base64 of a
+    // SigV4-presigned URL; long-term ones "ABSK" and the base64 of "BedrockAPIKey-…:<secret>".
+    id: "aws_bedrock_api_key",
+    keywords: ["bedrock-api-key-", "ABSKQmVkcm9ja0FQSUtleS"],
+    pattern: `${B}(?:bedrock-api-key-[A-Za-z0-9+/]{100,8192}={0,2}|ABSKQmVkcm9ja0FQSUtleS[A-Za-z0-9+/]{40,1024}={0,2})(?![A-Za-z0-9+/=_-])`,
   },
   {
     id: "amazon_mws_auth_token",
@@ -59,7 +66,7 @@ export const CLOUD_RULES: readonly SecretRule[] = [
   {
     id: "gcp_oauth_refresh_token",
     keywords: ["1//0"],
-    pattern: `(?<![A-Za-z0-9_/])1//0[A-Za-z0-9_-]{40,512}${E}`,
+    pattern: `${after("A-Za-z0-9_/")}1//0[A-Za-z0-9_-]{40,512}${E}`,
   },
   {
     // Legacy Firebase Cloud Messaging server keys.
@@ -86,7 +93,7 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     // Entra ID (Azure AD) client secrets: three characters, a digit, "Q~", then 31 to 34.
     id: "azure_ad_client_secret",
     keywords: ["Q~"],
-    pattern: String.raw`(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])`,
+    pattern: String.raw`${after("A-Za-z0-9_~.-")}[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])`,
   },
   {
     // A SAS token: its signature, in a query string that starts with the service version.
@@ -132,7 +139,7 @@ export const CLOUD_RULES: readonly SecretRule[] = [
   {
     id: "alibaba_secret_key",
     keywords: ["alibaba", "aliyun", "alicloud", "accesskeysecret", "access_key_secret"],
-    pattern: `(?:${named("alibaba|aliyun|alicloud", "secret")}|(?<![A-Za-z0-9])access_?key_?secret${ASSIGN})([A-Za-z0-9]{30})${E}`,
+    pattern: `(?:${named("alibaba|aliyun|alicloud", "secret")}|${after("A-Za-z0-9")}access_?key_?secret${ASSIGN})([A-Za-z0-9]{30})${E}`,
     ignoreCase: true,
     group: 1,
     generality: 1,
@@ -264,7 +271,7 @@ export const CLOUD_RULES: readonly SecretRule[] = [
   {
     id: "cloudflare_global_api_key",
     keywords: ["cloudflare", "cf_", "cf-", "x-auth-key"],
-    pattern: `(?:${named("cloudflare|cf", "(?:global[_-]?)?(?:api[_-]?)?key")}|(?<![A-Za-z0-9-])x-auth-key${COLON})([a-f0-9]{37})${E}`,
+    pattern: `(?:${named("cloudflare|cf", "(?:global[_-]?)?(?:api[_-]?)?key")}|${after("A-Za-z0-9-")}x-auth-key${COLON})([a-f0-9]{37})${E}`,
     ignoreCase: true,
     group: 1,
     generality: 1,
@@ -288,6 +295,21 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     "hetzner|hcloud",
     "token|api[_-]?key",
     "[A-Za-z0-9]{64}",
+  ),
+  {
+    // ClickHouse Cloud API key secrets start with "4b1d"; the key id beside them is not secret.
+    id: "clickhouse_api_secret",
+    keywords: ["4b1d"],
+    pattern: `${B}4b1d[A-Za-z0-9]{38}${E}`,
+    reject: "^[0-9a-f]+$",
+  },
+  vendorKey(
+    "clickhouse_password",
+    ["clickhouse"],
+    "clickhouse",
+    "password|secret|key[_-]?secret|token[_-]?secret",
+    String.raw`[^\s"',;{}\[\]]{8,256}`,
+    3,
   ),
   { id: "neon_api_key", keywords: ["napi_"], pattern: `${B}napi_[a-z0-9]{64}${E}` },
 ];

@@ -1,37 +1,84 @@
-import { COLON, E, type SecretRule, VALUE_START } from "./format.js";
+import { after, COLON, E, OPERATOR, QUOTE, type SecretRule, VALUE_START } from "./format.js";
+
+/**
+ * An unquoted value: it stops at a space, a quote, a delimiter, a backslash (a JSON escape shown
+ * as text), an escaped delimiter (`%22`, `%26`, `%2C`, …) and an `&` that starts the next query
+ * parameter. Each alternative takes one character, so a run cannot backtrack into itself.
+ */
+const UNQUOTED = String.raw`(?:[^\s"'${"`"},;{}\[\]\\%&<>]|%(?!2[2267Cc]|3[BbCcEe]|5[Dd]|7[Dd]|0[9AaDd]|20)|&(?![A-Za-z0-9_.-]{1,40}=|amp;|quot;|#))`;
+
+/** A value after an assignment: in double quotes, in single quotes, or bare (groups 1, 2, 3). */
+function quotedValue(min: number): string {
+  return String.raw`(?:"((?:[^"\\\r\n]|\\[^\r\n]){${min},1024})"|'([^'\r\n]{${min},1024})'|${QUOTE}?(${UNQUOTED}{${min},256}))`;
+}
+
+/** What every key-named value is not: a call, a lookup, another assignment, an ARN, a token type. */
+const NOT_A_VALUE = String.raw`[()]|^(?:process|os|sys|System|std|env|ENV|var|local|data|module|self|this|args|params|config|settings|secrets|vars|inputs|ctx|context|Deno)(?:\.|::|\[)|^[A-Za-z_][\w.-]*=[^=]|^(?:arn:|[a-z]{2}(?:-gov)?-[a-z]+-\d:\d{12}:)|^(?:bearer|basic|mac|jwt)(?:&|$)`;
+
+/** Words a Secret's data name ends in when it holds a secret. */
+const KUBE_WORDS = [
+  "key",
+  "keys",
+  "pass",
+  "password",
+  "passwd",
+  "pwd",
+  "auth",
+  "secret",
+  "token",
+  "credential",
+  "credentials",
+  "dockercfg",
+  "dockerconfigjson",
+];
+
+/** Words before "key" that make a key name a secret's (`app_key`, `signingKey`, `MASTER-KEY`). */
+const KEY_KINDS = [
+  "app",
+  "auth",
+  "client",
+  "consumer",
+  "encryption",
+  "signing",
+  "master",
+  "license",
+  "account",
+  "service",
+  "admin",
+  "write",
+  "ingest",
+  "insert",
+  "session",
+  "shared",
+  "subscription",
+  "secret",
+  "root",
+  "deploy",
+  "webhook",
+  "security",
+  "storage",
+  "primary",
+  "secondary",
+  "management",
+  "developer",
+  "merchant",
+  "integration",
+  "server",
+  "personal",
+  "bot",
+  "project",
+  "workspace",
+  "sdk",
+  "hmac",
+  "jwt",
+  "aes",
+  "crypto",
+];
+const SEPARATORS = ["", "_", "-", "."];
 
 /** Formats that are not one vendor's: credential files, tokens and headers, key=value assignments. */
 export const GENERIC_RULES: readonly SecretRule[] = [
   // Files that hold credentials
-  {
-    // Values under a Secret's `data:` (base64) whose key names a key, pass, pwd or auth, or the
-    // docker config keys: a whole indented line, with a value in both cases and with a digit.
-    // Password, token and secret keys are left to secret_assignment.
-    id: "kubernetes_secret_data",
-    // The key word right before its colon (quoted or not): "auth" alone would hit every
-    // `auth-service` in a log.
-    keywords: [
-      ...[
-        "key",
-        "Key",
-        "KEY",
-        "pass",
-        "Pass",
-        "PASS",
-        "pwd",
-        "PWD",
-        "auth",
-        "Auth",
-        "AUTH",
-      ].flatMap((word) => [`${word}:`, `${word}":`, `${word}':`]),
-      "dockercfg",
-      "dockerconfigjson",
-    ],
-    pattern: String.raw`^\s{2,16}["']?[A-Za-z0-9_.-]{0,60}(?:[Kk]ey|KEY|[Pp]ass|PASS|[Pp]wd|PWD|[Aa]uth|AUTH|dockercfg|dockerconfigjson)["']?:[ \t]{1,8}["']?(?=[A-Za-z+/]{0,16384}[0-9])(?=[A-Z0-9+/]{0,16384}[a-z])(?=[a-z0-9+/]{0,16384}[A-Z])([A-Za-z0-9+/]{16,16384}={0,2})["']?,?\s*$`,
-    group: 1,
-    minEntropy: 3,
-    generality: 2,
-  },
   {
     // `user:hash` lines of an htpasswd file: Apache MD5, bcrypt, SHA-1.
     id: "htpasswd_hash",
@@ -60,7 +107,7 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     // multi-line form).
     id: "netrc_password",
     keywords: ["password"],
-    pattern: String.raw`(?:(?<![A-Za-z0-9_-])(?:machine[ \t]{1,8}\S{1,253}|default)[ \t]{1,8}login[ \t]{1,8}\S{1,256}[ \t]{1,8}|^\s{0,16}machine[ \t]{1,8}\S{1,253}[ \t]{1,8}|^\s{0,16}(?=password[ \t]{1,8}\S{6,256}\s*$))password[ \t]{1,8}(\S{1,256})`,
+    pattern: String.raw`(?:${after("A-Za-z0-9_-")}(?:machine[ \t]{1,8}\S{1,253}|default)[ \t]{1,8}login[ \t]{1,8}\S{1,256}[ \t]{1,8}|^\s{0,16}machine[ \t]{1,8}\S{1,253}[ \t]{1,8}|^\s{0,16}(?=password[ \t]{1,8}\S{6,256}\s*$))password[ \t]{1,8}(\S{1,256})`,
     group: 1,
     generality: 1,
   },
@@ -79,12 +126,31 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     // would cross every later "eyJ" and each would scan to the end of the line (quadratic).
     id: "jwt",
     keywords: ["eyJ"],
-    pattern: String.raw`(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,8192}\.eyJ[A-Za-z0-9_-]{8,16384}\.[A-Za-z0-9_-]{8,8192}${E}`,
+    pattern: String.raw`${after("A-Za-z0-9_-")}eyJ[A-Za-z0-9_-]{8,8192}\.eyJ[A-Za-z0-9_-]{8,16384}\.[A-Za-z0-9_-]{8,8192}${E}`,
   },
   {
+    // Any scheme's credentials (`Bearer`, `Basic`, `Token`, `AccessKey`, `SSWS`, `Splunk`, …), or
+    // a bare token, after an Authorization header name (Proxy-Authorization too).
     id: "authorization_header",
     keywords: ["authorization"],
-    pattern: String.raw`authorization["']?\s*[:=]\s*["']?(?:bearer|basic|token|digest)\s+([A-Za-z0-9._~+/=-]{8,})`,
+    pattern: String.raw`authorization${COLON}(?:(?:bearer|basic|token|digest|accesskey|apikey|api-key|key|ssws|splunk|genieKey|dsn|sharedkey|hmac|otp|negotiate|ntlm)\s+)?${VALUE_START}([A-Za-z0-9._~+/=-]{8,})`,
+    ignoreCase: true,
+    group: 1,
+    generality: 1,
+    reject: "^(?:bearer|basic|token|digest|required|none|null|true|false)$",
+  },
+  {
+    // SMTP and IMAP SASL: `AUTH PLAIN <base64 of \0user\0password>`, XOAUTH2 and OAUTHBEARER
+    // (which carry a bearer token), inline or as IMAP's `AUTHENTICATE PLAIN <…>`.
+    id: "smtp_auth",
+    keywords: [
+      "auth plain",
+      "auth xoauth2",
+      "auth oauthbearer",
+      "authenticate plain",
+      "authenticate xoauth2",
+    ],
+    pattern: String.raw`\bauth(?:enticate)?[ \t]+(?:plain|xoauth2|oauthbearer)[ \t]+([A-Za-z0-9+/]{4,8192}={0,2})`,
     ignoreCase: true,
     group: 1,
     generality: 1,
@@ -100,7 +166,7 @@ export const GENERIC_RULES: readonly SecretRule[] = [
   {
     id: "api_key_header",
     keywords: ["api-key", "x-apikey"],
-    pattern: String.raw`(?<![A-Za-z0-9_-])(?:x-api-?key|api-key)${COLON}${VALUE_START}([^\s"',;<>(){}\[\]]{8,1024})`,
+    pattern: String.raw`${after("A-Za-z0-9_-")}(?:x-api-?key|api-key)${COLON}${VALUE_START}([^\s"',;<>(){}\[\]]{8,1024})`,
     ignoreCase: true,
     group: 1,
     minEntropy: 3,
@@ -109,9 +175,20 @@ export const GENERIC_RULES: readonly SecretRule[] = [
   {
     id: "auth_token_header",
     keywords: ["x-auth-token", "x-access-token", "x-api-token", "x-session-token"],
-    pattern: String.raw`(?<![A-Za-z0-9_-])x-(?:auth|access|api|session)-token${COLON}${VALUE_START}([^\s"',;<>]{8,2048})`,
+    pattern: String.raw`${after("A-Za-z0-9_-")}x-(?:auth|access|api|session)-token${COLON}${VALUE_START}([^\s"',;<>]{8,2048})`,
     ignoreCase: true,
     group: 1,
+    minEntropy: 3,
+    generality: 1,
+  },
+  {
+    // Any `X-…-Key`, `X-…-Token`, `X-…-Secret` header (`x-functions-key`, `x-goog-api-key`).
+    id: "secret_header",
+    keywords: ["x-"],
+    pattern: String.raw`${after("A-Za-z0-9_-")}x-[A-Za-z0-9-]{1,40}-(?:key|token|secret|signature|auth)${COLON}${VALUE_START}([^\s"',;<>(){}\[\]]{8,2048})`,
+    ignoreCase: true,
+    group: 1,
+    keyed: true,
     minEntropy: 3,
     generality: 1,
   },
@@ -129,7 +206,7 @@ export const GENERIC_RULES: readonly SecretRule[] = [
       "--access-token",
       "--auth-token",
     ],
-    pattern: String.raw`(?<![A-Za-z0-9_-])--(?:password|passwd|token|api-key|apikey|secret|client-secret|access-token|auth-token)(?:=|[ \t]{1,5})["']?(?!id=)${VALUE_START}([^\s"']{8,512})`,
+    pattern: String.raw`${after("A-Za-z0-9_-")}--(?:password|passwd|token|api-key|apikey|secret|client-secret|access-token|auth-token)(?:=|[ \t]{1,5})["']?(?!id=)${VALUE_START}([^\s"']{8,512})`,
     ignoreCase: true,
     group: 1,
     minEntropy: 3,
@@ -139,7 +216,8 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     // `curl -u user:password`.
     id: "curl_user_password",
     keywords: ["-u ", "--user ", "--user="],
-    pattern: String.raw`(?<![A-Za-z0-9_-])(?:-u|--user)(?:=|[ \t]{1,5})["']?[^\s:"']{1,128}:${VALUE_START}([^\s"']{6,256})`,
+    // Also a token as the user name and an empty password (`-u <token>:`, Sonar's and others').
+    pattern: String.raw`${after("A-Za-z0-9_-")}(?:-u|--user)(?:=|[ \t]{1,5})["']?(?:[^\s:"']{1,128}:${VALUE_START}([^\s"']{6,256})|([A-Za-z0-9_.-]{20,128}):(?=["'\s]|$))`,
     group: 1,
     minEntropy: 3,
     generality: 1,
@@ -163,47 +241,144 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     generality: 1,
   },
   {
+    // A secret in a URL's query string (or a form body): `?token=`, `&sig=`, `X-Amz-Signature=`,
+    // also after an escaped separator (`&amp;`, `\u0026`, `%26`, `%3F`). The parameter name is
+    // read whole, so `page_token` and `next_cursor` are judged as the pagination cursors they are.
     id: "url_query_secret",
-    keywords: ["key=", "token=", "secret=", "password=", "signature=", "sig=", "credential="],
-    pattern: String.raw`[?&](?:api[_-]?key|access[_-]?token|auth[_-]?token|token|secret|client[_-]secret|password|sig|signature|x-amz-signature|x-amz-credential|x-goog-signature)=([^&\s#"'<>]{6,})`,
+    keywords: [
+      "key=",
+      "token=",
+      "secret=",
+      "password=",
+      "passwd=",
+      "pwd=",
+      "signature=",
+      "sig=",
+      "credential=",
+      "auth=",
+      "jwt=",
+      "appid=",
+      "code=",
+    ],
+    pattern: String.raw`(?:[?&#]|&amp;|\\u0026|%26|%3[Ff])((?:[A-Za-z0-9_.-]{0,40}?[_.-])?(?:api[_-]?key|apikey|key|access[_-]?token|auth[_-]?token|refresh[_-]?token|id[_-]?token|private[_-]?token|session[_-]?token|security[_-]?token|token|secret|client[_-]?secret|password|passwd|pwd|sig|signature|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential|credential|auth|jwt|license[_-]?key|appid|code))=([^&\s#"'<>\\]{6,})`,
     ignoreCase: true,
-    group: 1,
+    group: 2,
+    keyed: true,
     generality: 1,
   },
-  // KEY=value where the key names a secret (env, .env, YAML, JSON). The match starts at the
-  // secret word, so the pattern never scans back over a long identifier. The words are exactly
-  // the keywords: a broader word would match only when another keyword (or a rule id in an
-  // earlier replacement) happens to be on the line, and redaction would not be idempotent.
+  // KEY=value where the key names a secret (env, .env, YAML, JSON, code in many languages). The
+  // match starts at the secret word, so the pattern never scans back over a long identifier; the
+  // redactor reads the whole key name back (a pagination token, an endpoint or a count is not a
+  // secret) and judges the value (a word, a path, a reference, a placeholder is not one). The
+  // words are exactly the keywords: a broader word would match only when another keyword (or a
+  // rule id in an earlier replacement) happens to be on the line, and redaction would not be
+  // idempotent.
   {
     id: "secret_assignment",
     keywords: [
       "password",
       "passwd",
+      "passphrase",
       "secret",
       "token",
-      "api_key",
-      "apikey",
-      "api-key",
-      "private_key",
-      "access_key",
       "credential",
+      ...["api", "private", "access"].flatMap((w) => SEPARATORS.map((sep) => `${w}${sep}key`)),
     ],
     // A quoted value runs to its closing quote (passwords hold commas, semicolons, spaces); an
     // unquoted one stops at a space or a delimiter.
-    pattern: String.raw`(?:password|passwd|secret|token|api[_-]?key|private_key|access_key|credentials?)[A-Za-z0-9_.-]{0,40}["']?\s*[:=]\s*(?:"((?:[^"\\\r\n]|\\.){6,1024})"|'([^'\r\n]{6,1024})'|["']?([^\s"',;{}\[\]]{6,256}))`,
+    pattern: String.raw`(?:password|passwd|passphrase|secret|token|credential|(?:api|private|access)[_.-]?key)[A-Za-z0-9_.-]{0,40}${QUOTE}?\s{0,32}${OPERATOR}\s{0,32}${quotedValue(6)}`,
     ignoreCase: true,
     group: 1,
-    minEntropy: 3,
+    keyed: true,
     generality: 2,
     // Code and references name a secret without holding it: a call, a lookup (an environment read,
     // `var.token`, `std::env`), another assignment (`prompt=12`), an ARN, a token type.
-    reject: String.raw`[()]|^(?:process|os|sys|System|std|env|ENV|var|local|data|module|self|this|args|params|config|settings|secrets|vars|inputs|ctx|context|Deno)(?:\.|::|\[)|^[A-Za-z_][\w.-]*=[^=]|^(?:arn:|[a-z]{2}(?:-gov)?-[a-z]+-\d:\d{12}:)|^(?:bearer|basic|mac|jwt)(?:&|$)`,
+    reject: NOT_A_VALUE,
+  },
+  {
+    // Keys of a kind of secret key: `app_key`, `MASTER_KEY`, `signingKey`, `webhook-key`.
+    id: "secret_assignment",
+    // Every name ends in "key": one keyword covers them all (the pattern names the kinds).
+    keywords: ["key"],
+    pattern: String.raw`(?:${KEY_KINDS.join("|")})[_.-]?key[A-Za-z0-9_.-]{0,30}${QUOTE}?\s{0,32}${OPERATOR}\s{0,32}${quotedValue(8)}`,
+    ignoreCase: true,
+    group: 1,
+    keyed: true,
+    generality: 2,
+    reject: NOT_A_VALUE,
+  },
+  {
+    // The short words: `DB_PASS=`, `pwd:`, `userPass =`. Case decides where a word starts, so the
+    // rule is case-sensitive (`compass=`, `bypass=` are not passwords).
+    id: "secret_assignment",
+    keywords: ["pass", "Pass", "PASS", "pwd", "Pwd", "PWD"],
+    pattern: String.raw`(?:${after("A-Za-z")}(?:pass|PASS|Pass|pwd|PWD|Pwd)|(?<=[a-z])(?:Pass|Pwd))(?![a-z])[A-Za-z0-9_.-]{0,30}${QUOTE}?\s{0,32}${OPERATOR}\s{0,32}${quotedValue(6)}`,
+    group: 1,
+    keyed: true,
+    generality: 2,
+    reject: NOT_A_VALUE,
+  },
+  {
+    // A key named only "key" (`"key": "…"`, `key = '…'`): common in configs for anything, so only
+    // a value shaped like a token counts (long, letters and digits, no path or dotted name).
+    id: "secret_assignment",
+    keywords: ["key"],
+    pattern: String.raw`${after("A-Za-z0-9_.-")}key${QUOTE}?\s{0,32}${OPERATOR}\s{0,32}${QUOTE}?(?=[A-Za-z0-9+/=_-]{0,256}[0-9])(?=[A-Za-z0-9+/=_-]{0,256}[A-Za-z])([A-Za-z0-9+/=_-]{20,256})(?![A-Za-z0-9+/=_.:-])`,
+    ignoreCase: true,
+    group: 1,
+    keyed: true,
+    minEntropy: 3.5,
+    generality: 2,
+  },
+  {
+    // A Secret's `data:` value (base64) whose key names a key, password, token, secret or auth,
+    // or the docker config keys: a whole indented line. The value is decoded and judged: a
+    // public key, a certificate or a placeholder inside stays. (Entries under a `data:` line that
+    // is in view are judged whatever their names, by the kubernetes detector.)
+    id: "kubernetes_secret_data",
+    // The word ends the name, right before its colon (quoted or not): "auth" alone would hit
+    // every `auth-service` in a log.
+    keywords: KUBE_WORDS.flatMap((word) => [`${word}:`, `${word}":`, `${word}':`]),
+    pattern: String.raw`^\s{2,16}["']?[A-Za-z0-9_.-]{0,60}(?:${KUBE_WORDS.join("|")})["']?:[ \t]{1,8}["']?([A-Za-z0-9+/]{8,16384}={0,2})["']?,?\s*$`,
+    ignoreCase: true,
+    group: 1,
+    keyed: true,
+    encoded: "base64",
+    generality: 2,
+  },
+  {
+    // PowerShell: `ConvertTo-SecureString "…" -AsPlainText`.
+    id: "powershell_secure_string",
+    keywords: ["convertto-securestring"],
+    pattern: String.raw`ConvertTo-SecureString\s+(?:-String\s+)?["']([^"'\r\n]{4,512})["'][^\r\n]{0,64}?-AsPlainText`,
+    ignoreCase: true,
+    group: 1,
+    generality: 1,
+  },
+  {
+    // Windows: `net use Z: \\server\share <password> /user:DOMAIN\name`.
+    id: "net_use_password",
+    keywords: ["net use"],
+    pattern: String.raw`\bnet[ \t]+use\b[^\r\n]{0,200}?[ \t](?!/)(?:"([^"\r\n]{1,128})"|([^\s"/*]{4,128}))[ \t]+/user:`,
+    ignoreCase: true,
+    group: 1,
+    generality: 1,
+  },
+  {
+    // SQL: `CREATE USER app IDENTIFIED BY 'secret'`, `ALTER ROLE app WITH PASSWORD 'secret'`.
+    id: "sql_password",
+    keywords: ["identified by", "with password", "with encrypted password", "password '"],
+    pattern: String.raw`(?:\bidentified\s+by(?:\s+password)?|\bwith\s+(?:encrypted\s+)?password|\bpassword)\s+'([^'\r\n]{4,256})'`,
+    ignoreCase: true,
+    group: 1,
+    generality: 1,
   },
   {
     id: "cli_password_flag",
-    keywords: ["mysql", "mariadb", "sshpass"],
-    // `mysql -pSECRET` (no space: a space makes -p prompt) and `sshpass -p SECRET`.
-    pattern: String.raw`(?:\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\r\n]{0,200}?\s-p([^\s'"]{4,128})|\bsshpass\s+-p\s*["']?([^\s'"]{4,128}))`,
+    keywords: ["mysql", "mariadb", "sshpass", "redis-cli"],
+    // `mysql -pSECRET` (no space: a space makes -p prompt), `sshpass -p SECRET`, `redis-cli -a
+    // SECRET`.
+    pattern: String.raw`(?:\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\r\n]{0,200}?\s-p([^\s'"]{4,128})|\bsshpass\s+-p\s*["']?([^\s'"]{4,128})|\bredis-cli\b[^\r\n]{0,200}?\s(?:-a|--pass)\s+["']?([^\s'"]{4,256}))`,
     ignoreCase: true,
     group: 1,
     generality: 1,

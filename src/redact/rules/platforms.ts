@@ -1,4 +1,14 @@
-import { ASSIGN, B, E, named, type SecretRule, UUID, VALUE_START, vendorKey } from "./format.js";
+import {
+  ASSIGN,
+  after,
+  B,
+  E,
+  named,
+  type SecretRule,
+  UUID,
+  VALUE_START,
+  vendorKey,
+} from "./format.js";
 
 /** Package registries, observability, identity and secret managers, social platforms. */
 export const PLATFORM_RULES: readonly SecretRule[] = [
@@ -44,6 +54,15 @@ export const PLATFORM_RULES: readonly SecretRule[] = [
     minEntropy: 3,
     generality: 1,
   },
+  {
+    // Sidekiq Pro and Enterprise gem server credentials (`<8 hex>:<8 hex>`): the Bundler setting
+    // in env, `bundle config` or `.bundle/config`, and the gem server URL.
+    id: "sidekiq_credentials",
+    keywords: ["contribsys"],
+    pattern: String.raw`(?:BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM${ASSIGN}|(?:gems|enterprise)\.contribsys\.com/?[ \t]+["']?|https?://(?=[a-f0-9]{8}:[a-f0-9]{8}@(?:gems|enterprise)\.contribsys\.com))([a-f0-9]{8}:[a-f0-9]{8})(?![A-Za-z0-9])`,
+    ignoreCase: true,
+    group: 1,
+  },
   // Observability
   vendorKey(
     "datadog_api_key",
@@ -86,10 +105,11 @@ export const PLATFORM_RULES: readonly SecretRule[] = [
   },
   { id: "sentry_user_token", keywords: ["sntryu_"], pattern: `${B}sntryu_[a-f0-9]{64}${E}` },
   {
-    // The key in a DSN (`https://<key>@o1.ingest.sentry.io/2`) lets anyone send events.
+    // A DSN's public key (`https://<key>@o1.ingest.sentry.io/2`) is public by Sentry's design (it
+    // ships in every browser bundle); the legacy form's second half (`<key>:<secret>@`) is not.
     id: "sentry_dsn",
     keywords: ["sentry.io"],
-    pattern: String.raw`https?://([a-f0-9]{32})(?::[a-f0-9]{32})?@[A-Za-z0-9.-]{0,100}sentry\.io/`,
+    pattern: String.raw`https?://[a-f0-9]{32}:([a-f0-9]{32})@[A-Za-z0-9.-]{0,100}sentry\.io/`,
     group: 1,
   },
   {
@@ -143,7 +163,7 @@ export const PLATFORM_RULES: readonly SecretRule[] = [
     // HTTP Event Collector tokens: `Authorization: Splunk <uuid>`, or after a key name.
     id: "splunk_hec_token",
     keywords: ["splunk"],
-    pattern: String.raw`(?:${named("splunk", "(?:hec[_-]?)?token")}|(?<![A-Za-z0-9])splunk[ \t]{1,5})(${UUID})${E}`,
+    pattern: String.raw`(?:${named("splunk", "(?:hec[_-]?)?token")}|${after("A-Za-z0-9")}splunk[ \t]{1,5})(${UUID})${E}`,
     ignoreCase: true,
     group: 1,
     generality: 1,
@@ -159,7 +179,7 @@ export const PLATFORM_RULES: readonly SecretRule[] = [
     // Okta API tokens ("00" and 40 more), after a key name or `Authorization: SSWS`.
     id: "okta_api_token",
     keywords: ["okta", "ssws"],
-    pattern: String.raw`(?:${named("okta", "token|key")}|(?<![A-Za-z0-9])ssws[ \t]{1,5})(00[A-Za-z0-9_-]{40})${E}`,
+    pattern: String.raw`(?:${named("okta", "token|key")}|${after("A-Za-z0-9")}ssws[ \t]{1,5})(00[A-Za-z0-9_-]{40})${E}`,
     ignoreCase: true,
     group: 1,
     generality: 1,
@@ -191,7 +211,7 @@ export const PLATFORM_RULES: readonly SecretRule[] = [
   {
     id: "twitch_oauth_token",
     keywords: ["twitch", "oauth:"],
-    pattern: `(?:${named("twitch", "(?:oauth[_-]?|access[_-]?)?token|(?:client[_-]?)?secret")}|(?<![A-Za-z0-9])oauth:)([a-z0-9]{30})${E}`,
+    pattern: `(?:${named("twitch", "(?:oauth[_-]?|access[_-]?)?token|(?:client[_-]?)?secret")}|${after("A-Za-z0-9")}oauth:)([a-z0-9]{30})${E}`,
     ignoreCase: true,
     group: 1,
     generality: 1,
@@ -203,8 +223,7 @@ export const PLATFORM_RULES: readonly SecretRule[] = [
     // characters, so a zero run inside a blob is not a token either.
     id: "twitter_bearer_token",
     keywords: ["bearer", "Bearer", "BEARER", "twitter", "Twitter", "TWITTER"],
-    pattern:
-      "(?:[Bb]earer|BEARER|[Tt]witter|TWITTER)[^\\n]{0,80}?(?<![A-Za-z0-9+/_%-])(A{21}[A-Za-z0-9%+/=]{50,130})(?![A-Za-z0-9%+/=_-])",
+    pattern: String.raw`(?:[Bb]earer|BEARER|[Tt]witter|TWITTER)[^\n]{0,80}?${after("A-Za-z0-9+/_%-")}(A{21}[A-Za-z0-9%+/=]{50,130})(?![A-Za-z0-9%+/=_-])`,
     group: 1,
   },
   vendorKey(
@@ -218,7 +237,7 @@ export const PLATFORM_RULES: readonly SecretRule[] = [
     // Meta access tokens start with "EAA"; the boundaries exclude base64 neighbours.
     id: "facebook_access_token",
     keywords: ["EAA"],
-    pattern: "(?<![A-Za-z0-9+/_-])EAA[A-Za-z0-9]{90,400}(?![A-Za-z0-9+/_-])",
+    pattern: `${after("A-Za-z0-9+/_-")}EAA[A-Za-z0-9]{90,400}(?![A-Za-z0-9+/_-])`,
   },
   vendorKey(
     "facebook_app_secret",
@@ -240,7 +259,7 @@ export const PLATFORM_RULES: readonly SecretRule[] = [
   {
     id: "box_api_token",
     keywords: ["box_client", "box-client", "box_developer", "box-developer", "box_access"],
-    pattern: `(?<![A-Za-z0-9])box[_-]?(?:client[_-]?secret|developer[_-]?token|access[_-]?token)${ASSIGN}([A-Za-z0-9]{32})${E}`,
+    pattern: `${after("A-Za-z0-9")}box[_-]?(?:client[_-]?secret|developer[_-]?token|access[_-]?token)${ASSIGN}([A-Za-z0-9]{32})${E}`,
     ignoreCase: true,
     group: 1,
     generality: 1,
