@@ -75,7 +75,9 @@ const DEFAULT_MAX_STEPS = 50_000_000;
  * tools.register(READ_RESULT_TOOL, (args) => readResult(args).then((r) => r.text));
  */
 export function createResultReader(options: ResultReaderOptions): ResultReader {
-  const o = compileOptions(options);
+  // maxSteps is the reader's own: the shape options are checked (names included) without it.
+  const { maxSteps: _steps, ...shapeOptions } = options ?? ({} as ResultReaderOptions);
+  const o = compileOptions(shapeOptions);
   // Pages carry no telemetry yet: a hook given here would never be called, so it is refused.
   if (o.onShaped !== undefined) {
     throw new AirlockError(
