@@ -89,10 +89,9 @@ export function createResultReader(options: ResultReaderOptions): ResultReader {
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   if (!Number.isSafeInteger(maxSteps) || maxSteps < 1)
     throw new TypeError("createResultReader: maxSteps must be a positive integer");
-  const redactor = o.redactor;
   const redact = createRedactStage(sliceOptions(o).redact);
   const presenter = createPresenter({
-    redact: redactor ? (text) => redactor(text).text : undefined,
+    redact: redact.redact,
     spotlight: o.spotlight,
     datamark: o.datamark,
     untrusted: o.untrusted,
@@ -123,6 +122,7 @@ export function createResultReader(options: ResultReaderOptions): ResultReader {
   let state: ReaderState | undefined;
   return async function readResult(args: unknown): Promise<Shaped> {
     tokenizer ??= resolveTokenizer(o.tokenizer);
+    await redact.ready();
     const counter = await tokenizer.catch((error: unknown) => {
       tokenizer = undefined;
       throw error;

@@ -63,7 +63,8 @@ function readResult(result: McpCallToolResult): Input {
 export function createCallToolResultShaper(options: McpShapeOptions = {}): CallToolResultShaper {
   const o = compileMcpOptions(options);
   const compiled = compileOptions(o.shape);
-  const clean = createRedactStage(sliceOptions(compiled).redact).clean;
+  const redactStage = createRedactStage(sliceOptions(compiled).redact);
+  const clean = redactStage.clean;
   const tokenizer = lazyTokenizer(compiled.tokenizer);
   const count = async (text: string) => (await tokenizer()).count(text);
   const shapers = new Map<string, CompiledShaper>();
@@ -122,6 +123,8 @@ export function createCallToolResultShaper(options: McpShapeOptions = {}): CallT
   }
 
   return async function shapeResult(result: McpCallToolResult): Promise<McpCallToolResult> {
+    // The rule set loads with the first result: the cleaner of links and keys needs it.
+    await redactStage.ready();
     const input = readResult(result);
     const isError = input.isError || compiled.toolError;
     const items = await readParts(input.content, {

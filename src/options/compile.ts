@@ -14,7 +14,8 @@ import {
 import { compileSort, type Sort } from "../keep/sort.js";
 import type { ShapedTelemetry } from "../pipeline/shaped.js";
 import type { FingerprintKey } from "../redact/fingerprint.js";
-import { createRedactor, type RedactOptions, type Redactor } from "../redact/redact.js";
+import { type RedactorLoader, redactorLoader } from "../redact/load.js";
+import type { RedactOptions } from "../redact/redact.js";
 import type { EnvelopeMode } from "../render/envelope.js";
 import type { Summarizer } from "../render/records.js";
 import type { ResultStore } from "../store/store.js";
@@ -133,8 +134,8 @@ export interface CompiledOptions {
   readonly abortSignal: AbortSignal | undefined;
   readonly timeoutMs: number | undefined;
   readonly toolError: boolean;
-  /** The compiled redactor; absent when redaction is off. */
-  readonly redactor: Redactor | undefined;
+  /** The redactor (options checked, rules loaded on first use); absent when redaction is off. */
+  readonly redactor: RedactorLoader | undefined;
   readonly fingerprintKey: FingerprintKey | undefined;
   readonly invisible: boolean;
   readonly spotlight: SpotlightMode;
@@ -223,7 +224,7 @@ export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
       options.timeoutMs === undefined
         ? undefined
         : positiveInteger("timeoutMs", options.timeoutMs, 0, 1),
-    redactor: redaction === false ? undefined : createRedactor(redaction === true ? {} : redaction),
+    redactor: redaction === false ? undefined : redactorLoader(redaction === true ? {} : redaction),
     fingerprintKey: typeof redaction === "object" ? redaction.fingerprintKey : undefined,
     invisible: options.invisible ?? true,
     toolError: options.toolError ?? false,

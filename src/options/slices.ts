@@ -9,7 +9,6 @@ import type { IntakeOptions } from "../intake/route.js";
 import type { KeepOptions } from "../keep/stage.js";
 import type { MetaOptions } from "../pipeline/meta.js";
 import { fingerprintOf, importFingerprintKey } from "../redact/fingerprint.js";
-import { scrubErrorText } from "../redact/scrub.js";
 import type { RedactStageOptions } from "../redact/stage.js";
 import type { RenderOptions } from "../render/stage.js";
 import type { StoreStageOptions } from "../store/stage.js";
@@ -28,8 +27,8 @@ export interface Slices {
   readonly render: Omit<RenderOptions, "records"> & {
     readonly records: Omit<RenderOptions["records"], "clean" | "cursor">;
   };
-  /** The last redaction pass, spotlighting and the fence (its form follows the budget). */
-  readonly present: Omit<PresentOptions, "form">;
+  /** Spotlighting and the fence (its form follows the budget); the redact stage adds its pass. */
+  readonly present: Omit<PresentOptions, "form" | "redact">;
 }
 
 /**
@@ -38,15 +37,8 @@ export interface Slices {
  */
 export function sliceOptions(o: CompiledOptions): Slices {
   const capacity = o.capacity;
-  const redactor = o.redactor;
-  const redact = redactor ? (text: string) => redactor(text).text : undefined;
   return {
     present: {
-      // A tool's error is scrubbed as error messages are, between two redaction passes (so no
-      // rewrite can hide a secret from the rules).
-      redact: o.toolError
-        ? (text) => (redact ? redact(scrubErrorText(redact(text))) : scrubErrorText(text))
-        : redact,
       spotlight: o.spotlight,
       datamark: o.datamark,
       untrusted: o.untrusted,
@@ -67,6 +59,7 @@ export function sliceOptions(o: CompiledOptions): Slices {
     contract: { contract: o.contract, projection: o.projection },
     redact: {
       redactor: o.redactor,
+      toolError: o.toolError,
       invisible: o.invisible,
       hashLimit: o.hashLimit,
       keepValues: o.fingerprintKey !== undefined ? MAX_FINGERPRINTS : 0,

@@ -1,6 +1,5 @@
 import { stripAnsi } from "../decode/normalize.js";
 import { stripInvisible } from "./invisible.js";
-import { type RedactOptions, redact } from "./redact.js";
 
 /**
  * Scrubbing: turns the message of a thrown error into one line a model may read. Error messages
@@ -199,10 +198,10 @@ export function capText(text: string, limit: number): string {
  * when nothing readable is left.
  *
  * @example
- * scrubMessage('connect ECONNREFUSED 10.0.3.7:5432 at f (/srv/app/db.js:1:2)');
+ * scrubMessage('connect ECONNREFUSED 10.0.3.7:5432 at f (/srv/app/db.js:1:2)', (t) => redact(t).text);
  * // "connect ECONNREFUSED <host> <stack>"
  */
-export function scrubMessage(message: string, redaction?: RedactOptions): string {
+export function scrubMessage(message: string, redact: (text: string) => string): string {
   // Colour codes go as whole sequences first: an ESC removed alone leaves "[31m" glued to the
   // next word, which hides a token from the rules.
   let line = stripInvisible(stripAnsi(meaningfulLine(stripAnsi(message)))).text;
@@ -212,9 +211,9 @@ export function scrubMessage(message: string, redaction?: RedactOptions): string
     const space = line.lastIndexOf(" ", WORK_LIMIT);
     line = space > 0 ? line.slice(0, space) : "";
   }
-  line = redact(line, redaction).text;
+  line = redact(line);
   line = scrubLine(line);
-  line = redact(line, redaction).text;
+  line = redact(line);
   return line.replace(/\s+/g, " ").trim();
 }
 
