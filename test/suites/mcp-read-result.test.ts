@@ -4,8 +4,13 @@
  * (reads the next call from the text, and makes it).
  */
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { createMemoryStore, type McpCallToolResult } from "agent-airlock";
-import { MCP_META_KEY, registerReadResult, wrapServer } from "agent-airlock/mcp";
+import { createMemoryStore, createResultReader, type McpCallToolResult } from "agent-airlock";
+import {
+  MCP_META_KEY,
+  registerReadResult,
+  shapeCallToolResult,
+  wrapServer,
+} from "agent-airlock/mcp";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { link, newClient, newServer, tokens } from "../helpers/mcp.js";
@@ -66,6 +71,43 @@ describe("read_result on an McpServer", () => {
     expect(Math.min(...seen.slice(0, 1000))).toBe(0);
     expect([...seen].sort((a, b) => a - b).at(-1)).toBe(count - 1);
   }, 300_000);
+
+  it("structuredContent with no valid smaller value: the text says why, _meta carries the handle, read_result reads it whole", async () => {
+    const store = createMemoryStore({ maxChars: 16 << 20 });
+    const rows = Array.from({ length: 1000 }, (_, i) => ({ id: i }));
+    const out = await shapeCallToolResult(
+      { content: [], structuredContent: { rows } },
+      {
+        store,
+        maxStructuredTokens: 100,
+        outputSchema: z.object({ rows: z.array(z.object({ id: z.number() })).min(500) }),
+      },
+    );
+    expect(() => CallToolResultSchema.parse(out)).not.toThrow();
+    expect(out.structuredContent).toBeUndefined();
+    const f = out._meta?.[MCP_META_KEY] as {
+      handle?: string;
+      structured?: { handle?: string; omitted?: string };
+    };
+    expect(f.structured?.omitted).toMatch(/fewest items/);
+    const handle = f.structured?.handle;
+    expect(handle).toMatch(/^res_/);
+    expect(f.handle).toBe(handle);
+    expect(textOf(out)).toContain(
+      `structuredContent left out: ${f.structured?.omitted}; the whole value: read_result with handle ${handle}`,
+    );
+    // The handle reads the value the tool gave, all 1,000 rows, page by page.
+    const read = createResultReader({ store, maxTokens: 20_000 });
+    const seen: number[] = [];
+    let args: Record<string, unknown> | undefined = { handle };
+    for (let pages = 0; args !== undefined && pages < 100; pages++) {
+      const page = await read(args);
+      expect(page.status).not.toBe("error");
+      seen.push(...records(page.text).map((r) => r.id));
+      args = nextCall(page.text);
+    }
+    expect(seen).toEqual(rows.map((r) => r.id));
+  }, 60_000);
 
   it("a wrong argument is a result the model can read, from the SDK's own validation or ours", async () => {
     const store = createMemoryStore();
