@@ -37,6 +37,7 @@ export default defineConfig({
     alias: [
       { find: /^agent-airlock$/, replacement: src("index.ts") },
       { find: /^agent-airlock\/preview$/, replacement: src("preview/index.ts") },
+      { find: /^agent-airlock\/mcp$/, replacement: src("mcp/index.ts") },
       { find: /^agent-airlock\/preview\.css$/, replacement: src("preview/preview.css") },
     ],
   },

@@ -161,6 +161,7 @@ const rows = [
   await measure("{ shape } (esbuild)", undefined, ["shape"]),
   await measure("agent-airlock", "src/index.ts"),
   await measure("agent-airlock/preview", "src/preview/index.ts"),
+  await measure("agent-airlock/mcp", "src/mcp/index.ts"),
 ];
 console.log(
   "entry                  up front (min)  up front (min+gzip)  on demand (min+gzip)  heavy packages in the static graph",

@@ -18,7 +18,7 @@ import { pipeline, type RunContext } from "./pipeline/run.js";
 import type { Shaped } from "./pipeline/shaped.js";
 import { createRedactStage } from "./redact/stage.js";
 import { createRender } from "./render/stage.js";
-import { createStoreStage } from "./store/stage.js";
+import { createStoreStage, tapsOf } from "./store/stage.js";
 import { encodeCursor } from "./store/store.js";
 import { type Before, beforeOf, createSample } from "./telemetry/before.js";
 import { withTelemetry } from "./telemetry/facts.js";
@@ -73,7 +73,7 @@ export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
     .pipe(createDecode(slices.decode))
     .pipe(createContractStage(slices.contract))
     .pipe(redact)
-    .pipe(createKeep({ ...slices.keep, tap: store.tap, textTap: store.textTap }))
+    .pipe(createKeep({ ...slices.keep, ...tapsOf(store) }))
     .pipe(store);
   const back = (maxTokens: number) =>
     pipeline<KeptInput>()

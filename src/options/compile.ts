@@ -76,6 +76,12 @@ export interface ShapeOptions {
   readonly abortSignal?: AbortSignal;
   /** Stops reading after this many milliseconds, as `abortSignal` does. */
   readonly timeoutMs?: number;
+  /**
+   * The output is the tool's error (an MCP result with `isError: true`, a failed API call's
+   * body): `status` is `error`, the text says so first, and it is scrubbed as an error message is
+   * (stack frames, paths, internal hosts, URLs and SQL removed), whatever the input kind.
+   */
+  readonly toolError?: boolean;
 
   // Structured results (JSON, NDJSON, CSV, already-parsed values).
   /** `auto` (default): the content type decides, else JSON and NDJSON are sniffed; `text` never parses. */
@@ -127,6 +133,7 @@ export interface CompiledOptions {
   readonly hashLimit: number;
   readonly abortSignal: AbortSignal | undefined;
   readonly timeoutMs: number | undefined;
+  readonly toolError: boolean;
   /** The redactor (options checked, rules loaded on first use); absent when redaction is off. */
   readonly redactor: RedactorLoader | undefined;
   readonly fingerprintKey: FingerprintKey | undefined;
@@ -191,7 +198,7 @@ export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
     const value = options[key];
     if (value !== undefined && typeof value !== "string") fail(`${key} must be a string`);
   }
-  for (const key of ["untrusted", "invisible"] as const) {
+  for (const key of ["untrusted", "invisible", "toolError"] as const) {
     const value = options[key];
     if (value !== undefined && typeof value !== "boolean") fail(`${key} must be a boolean`);
   }
@@ -220,6 +227,7 @@ export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
     redactor: redaction === false ? undefined : redactorLoader(redaction === true ? {} : redaction),
     fingerprintKey: typeof redaction === "object" ? redaction.fingerprintKey : undefined,
     invisible: options.invisible ?? true,
+    toolError: options.toolError ?? false,
     onShaped: options.onShaped,
     ...spotlighting(options),
     ...structured(options),

@@ -59,6 +59,7 @@ export function sliceOptions(o: CompiledOptions): Slices {
     contract: { contract: o.contract, projection: o.projection },
     redact: {
       redactor: o.redactor,
+      toolError: o.toolError,
       invisible: o.invisible,
       hashLimit: o.hashLimit,
       keepValues: o.fingerprintKey !== undefined ? MAX_FINGERPRINTS : 0,
@@ -91,6 +92,7 @@ export function sliceOptions(o: CompiledOptions): Slices {
     },
     render: {
       maxTokens: o.maxTokens,
+      toolError: o.toolError,
       maxBytes: o.maxBytes,
       next: o.next,
       capacity,
@@ -131,6 +133,7 @@ export function metaOptions(
     datamark: o.datamark,
     redaction: o.redactor !== undefined,
     invisible: o.invisible,
+    toolError: o.toolError,
     clean,
     cursor,
     records: {

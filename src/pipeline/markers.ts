@@ -82,6 +82,13 @@ export function binaryMarker(
   return `[airlock: binary content not shown: ${mime}, ${size}${hash}]`;
 }
 
+/** An MCP resource link, named in a message's text: its name and its address, one line each bounded. */
+export function resourceLinkMarker(name: string, uri: string, mime: string | undefined): string {
+  const shown = oneLine(name, 120).replace(/"/g, "'");
+  const at = oneLine(uri, 400).replace(/\s+/g, "%20");
+  return `[airlock: resource link "${shown}" ${at}${mime !== undefined ? ` (${mime})` : ""}]`;
+}
+
 export function sectionMarker(section: SectionName): string {
   return `[airlock: ${section}]`;
 }
@@ -130,6 +137,11 @@ export function commandHeader(header: CommandHeader): string {
     .map((s) => `${s.name} ${s.lines} lines, ${s.capped ? "more than " : ""}${s.bytes} bytes`)
     .join("; ");
   return `[airlock: ${outcome}; ${streams}]`;
+}
+
+/** The first line of a result the host said is the tool's error (`toolError: true`, MCP `isError`). */
+export function toolErrorMarker(): string {
+  return "[airlock: the tool reported an error]";
 }
 
 export function httpHeader(status: number, statusText: string): string {

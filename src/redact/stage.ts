@@ -14,7 +14,7 @@ import { cutText } from "../pipeline/text.js";
 import type { CleanOptions, CleanStats } from "./clean.js";
 import { stripInvisible } from "./invisible.js";
 import { type LoadedRedactor, type RedactorLoader, redactorLoader } from "./load.js";
-import { scrubMessage } from "./scrub.js";
+import { scrubErrorText, scrubMessage } from "./scrub.js";
 import { createTextFilter } from "./stream.js";
 
 export interface RedactStageOptions {
@@ -25,6 +25,8 @@ export interface RedactStageOptions {
   readonly hashLimit: number;
   /** (rule, value) pairs kept for keyed fingerprints (0 without a fingerprint key). */
   readonly keepValues: number;
+  /** The text is the tool's error (`toolError`): the last pass scrubs it as error messages are. */
+  readonly toolError?: boolean;
 }
 
 /** Cleans a string the tool supplied that is not a unit; `max` caps its length (code units). */
@@ -40,7 +42,10 @@ export interface RedactStage extends Stage<UnitStream, UnitStream> {
    * or secrets, whatever the options say (the host's own rules apply on top), at most 400 chars.
    */
   readonly describe: (message: string) => string;
-  /** Secrets out of a text (the presenter's last pass); absent when redaction is off. */
+  /**
+   * Secrets out of a text (the presenter's last pass), and for a tool's error its stack frames,
+   * paths and hosts; absent when redaction is off and the text is no error.
+   */
   readonly redact: ((text: string) => string) | undefined;
 }
 
@@ -72,7 +77,7 @@ export function createRedactStage(o: RedactStageOptions): RedactStage {
   return {
     name: "redact",
     clean,
-    redact: loader && ((text) => (loaded() as LoadedRedactor).redactor(text).text),
+    redact: lastPass(loader && ((text) => (loaded() as LoadedRedactor).redactor(text).text), o),
     describe: (message) => clean(scrubMessage(message, scrub) || "the source failed", 400),
     async ready() {
       await scrubber.load();
@@ -104,6 +109,18 @@ export function createRedactStage(o: RedactStageOptions): RedactStage {
       }));
     },
   };
+}
+
+/**
+ * A tool's error is scrubbed as error messages are, between two redaction passes (so no rewrite
+ * can hide a secret from the rules).
+ */
+function lastPass(
+  redact: ((text: string) => string) | undefined,
+  o: RedactStageOptions,
+): ((text: string) => string) | undefined {
+  if (!o.toolError) return redact;
+  return (text) => (redact ? redact(scrubErrorText(redact(text))) : scrubErrorText(text));
 }
 
 function cleaned(next: RecordSink, options: CleanOptions, facts: RunFacts): RecordSink {
