@@ -53,6 +53,8 @@ export {
 export type {
   BinaryInfo,
   Cut,
+  ReadArgs,
+  ReadMeta,
   SectionMeta,
   SectionName,
   Shaped,
@@ -66,8 +68,12 @@ export type {
 export {
   createResultReader,
   READ_RESULT_TOOL,
+  READ_RESULT_TOOL_STRICT,
   type ReadResultArgs,
   type ResultReader,
+  type ResultReaderOptions,
+  readResultZodShape,
+  type ZodLike,
 } from "./reader.js";
 export {
   type FingerprintedFinding,
@@ -109,11 +115,17 @@ export {
   createMemoryStore,
   type MemoryResultStore,
   type MemoryStoreOptions,
-  type ResultStore,
-  type StoredInfo,
-  type StoredResult,
-  type Where,
-  type WhereTest,
+} from "./store/memory.js";
+export type {
+  ResultStore,
+  StoredInfo,
+  StoredPart,
+  StoredRecords,
+  StoredResult,
+  StoredSection,
+  StoredText,
+  Where,
+  WhereTest,
 } from "./store/store.js";
 export { EXACT_BEFORE_BYTES } from "./telemetry/before.js";
 export {
