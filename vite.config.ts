@@ -24,7 +24,7 @@ export function noNodeBuiltins(): Plugin {
   };
 }
 
-// Library build: ESM only, single entry -> dist/index.js.
+// Library build: ESM only, one file per entry (dist/index.js, dist/preview.js, dist/ai-sdk.js, …).
 // Type declarations are emitted separately by `tsc -p tsconfig.build.json`.
 export default defineConfig({
   plugins: [noNodeBuiltins()],
@@ -39,6 +39,12 @@ export default defineConfig({
       entry: {
         index: fileURLToPath(new URL("./src/index.ts", import.meta.url)),
         preview: fileURLToPath(new URL("./src/preview/index.ts", import.meta.url)),
+        // One entry per agent framework; each framework is a peer dependency, left external.
+        "ai-sdk": fileURLToPath(new URL("./src/frameworks/ai-sdk.ts", import.meta.url)),
+        langchain: fileURLToPath(new URL("./src/frameworks/langchain.ts", import.meta.url)),
+        "openai-agents": fileURLToPath(
+          new URL("./src/frameworks/openai-agents.ts", import.meta.url),
+        ),
       },
       formats: ["es"],
       fileName: (_format, name) => `${name}.js`,
@@ -46,7 +52,12 @@ export default defineConfig({
     rolldownOptions: {
       // Keep gpt-tokenizer (and its subpaths) external so its lazy
       // `await import("gpt-tokenizer/...")` stays a runtime import of the dependency.
-      external: [/^gpt-tokenizer(?:\/.*)?$/],
+      external: [
+        /^gpt-tokenizer(?:\/.*)?$/,
+        /^ai$/,
+        /^@langchain\/core\//,
+        /^@openai\/agents-core$/,
+      ],
     },
   },
 });

@@ -15,7 +15,9 @@ const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
  * Folders in the order they may depend on each other: each may import from those before it.
  * `front` is the top-level modules (`shape.ts`, `index.ts`, …), which compose everything.
  * `telemetry` reads a finished result (it comes after the stages); `round` shares a budget
- * among results and checks their options (it comes after `options`).
+ * among results and checks their options (it comes after `options`). `frameworks` holds the
+ * entries for agent frameworks (`agent-airlock/ai-sdk`, `/langchain`, `/openai-agents`): they
+ * wrap the shapers of the top-level modules, so they come after them, and nothing imports them.
  */
 const ORDER = [
   "errors",
@@ -38,6 +40,7 @@ const ORDER = [
   "preview",
   "vendor",
   "front",
+  "frameworks",
 ] as const;
 
 /** Stage folders: they must not import `options/` (each receives its own slice instead). */
