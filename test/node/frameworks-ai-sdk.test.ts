@@ -142,6 +142,10 @@ describe("ai-sdk: withAirlock through generateText", () => {
 
     // Nothing raw is kept: the steps and the response messages hold the shaped record only.
     const kept = JSON.stringify([result.steps, result.response.messages]);
+    if (process.env.AIRLOCK_FIGURES) {
+      const logOut = result.steps[0]?.toolResults.find((r) => r.toolName === "fetch_log")?.output;
+      console.log("ai-sdk kept", kept.length, "log record", JSON.stringify(logOut).length);
+    }
     expect(kept).not.toContain(QUIET);
     expect(kept.length).toBeLessThan(200_000);
     const logResult = result.steps[0]?.toolResults.find((r) => r.toolName === "fetch_log");

@@ -34,6 +34,9 @@ const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as
   devDependencies: Record<string, string>;
 };
 
+/** The optional peers, one per framework entry, installed in the consumer at the pinned versions. */
+const FRAMEWORKS = ["ai", "@langchain/core", "@openai/agents-core"] as const;
+
 let scratch: string;
 let consumer: string;
 let packed: string[];
@@ -85,6 +88,8 @@ describe("the packed package in a scratch consumer", () => {
         "--ignore-scripts",
         join(scratch, info.filename),
         `@types/node@${manifest.devDependencies["@types/node"]}`,
+        // The frameworks are optional peers of their entries: a host that imports one has it.
+        ...FRAMEWORKS.map((name) => `${name}@${manifest.devDependencies[name]}`),
       ],
       consumer,
     );
@@ -192,6 +197,11 @@ console.log(JSON.stringify(out));
       expect.arrayContaining(["renderPreview", "toTrustedPreview"]),
     );
     expect(out[`${manifest.name}/preview.css`]?.bytes).toBeGreaterThan(500);
+    for (const framework of ["ai-sdk", "langchain", "openai-agents"]) {
+      expect(out[`${manifest.name}/${framework}`]?.exports, framework).toEqual(
+        expect.arrayContaining(["readResultTool", "withAirlock"]),
+      );
+    }
     expect(out.shaped?.status).toBe("ok");
     expect(out.shaped?.preview).toContain('<pre class="airlock-pre">');
   }, 60_000);

@@ -5,10 +5,16 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import * as agentsCore from "@openai/agents-core";
 import * as core from "agent-airlock";
 import { describeError, encodeBase64, redact, shape, toMcpError } from "agent-airlock";
+import * as aiSdk from "agent-airlock/ai-sdk";
+import * as langchain from "agent-airlock/langchain";
+import * as openaiAgents from "agent-airlock/openai-agents";
 import * as preview from "agent-airlock/preview";
 import { renderPreview } from "agent-airlock/preview";
+import * as ai from "ai";
+import * as langchainPackage from "langchain";
 import { describe, expect, it } from "vitest";
 import { samples } from "../../demo/samples.ts";
 import { DEFAULT_STRUCTURED_LIMITS } from "../../src/decode/limits.js";
@@ -129,6 +135,14 @@ describe("docs pages", () => {
     const entries: Record<string, Record<string, unknown>> = {
       "agent-airlock": core,
       "agent-airlock/preview": preview,
+      "agent-airlock/ai-sdk": aiSdk,
+      "agent-airlock/langchain": langchain,
+      "agent-airlock/openai-agents": openaiAgents,
+      // The frameworks the pages show, at the pinned versions (`@openai/agents` re-exports
+      // `@openai/agents-core`, which is what is installed here).
+      ai,
+      langchain: langchainPackage,
+      "@openai/agents": agentsCore,
     };
     const problems: string[] = [];
     for (const [name, page] of pages) {
