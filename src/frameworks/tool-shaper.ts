@@ -142,10 +142,16 @@ export function createToolShaper(options: AirlockToolOptions, where: string): To
 
   const member = async (name: string | undefined, call: () => unknown): Promise<RoundMember> => {
     const shaper = shaperOf(name);
-    let output: unknown;
     try {
-      output = await call();
+      const prepared = await shaper.prepare(asInput(await call()));
+      const alone = await shaper.finish(prepared);
+      return {
+        need: alone.meta.tokens,
+        fit: async (share) => (share >= alone.meta.tokens ? alone : shaper.finish(prepared, share)),
+      };
     } catch (error) {
+      // The tool threw, or its output could not be read as any input (fail closed): the model
+      // reads the safe description either way, never the error itself.
       const alone = await shapeError(error, errorOptions(name));
       return {
         need: alone.meta.tokens,
@@ -153,12 +159,6 @@ export function createToolShaper(options: AirlockToolOptions, where: string): To
           share >= alone.meta.tokens ? alone : shapeError(error, errorOptions(name, share)),
       };
     }
-    const prepared = await shaper.prepare(asInput(output));
-    const alone = await shaper.finish(prepared);
-    return {
-      need: alone.meta.tokens,
-      fit: async (share) => (share >= alone.meta.tokens ? alone : shaper.finish(prepared, share)),
-    };
   };
 
   return {

@@ -1,8 +1,8 @@
 /**
  * agent-airlock/ai-sdk against the real `ai` 6.0.326 loop (`generateText`, `streamText` with the
  * UI message stream) and its own `MockLanguageModelV3`: what the model received, and what the
- * SDK kept in `steps`, `response.messages` and the UI stream. Node only: the suite is about the
- * SDK's loop, which the shared suites need not load in every runtime.
+ * SDK kept in `steps`, `response.messages` and the UI stream. The SDK runs in every runtime, so
+ * this suite does: node, chromium and workerd.
  */
 
 import { createMemoryStore } from "agent-airlock";
@@ -120,7 +120,6 @@ describe("ai-sdk: withAirlock through generateText", () => {
     for (const text of texts) expect(tokens(text)).toBeLessThanOrEqual(BUDGET.maxTokens);
     const round = texts.reduce((sum, t) => sum + tokens(t), 0);
     expect(round).toBeLessThanOrEqual(BUDGET.maxRoundTokens);
-    if (process.env.AIRLOCK_FIGURES) console.log("ai-sdk round", texts.map(tokens), round);
     const [search, issues, log, db] = seen;
     expect(search?.output.type).toBe("text");
     expect(String(search?.output.value)).toContain("alpha, beta, gamma");
@@ -142,10 +141,6 @@ describe("ai-sdk: withAirlock through generateText", () => {
 
     // Nothing raw is kept: the steps and the response messages hold the shaped record only.
     const kept = JSON.stringify([result.steps, result.response.messages]);
-    if (process.env.AIRLOCK_FIGURES) {
-      const logOut = result.steps[0]?.toolResults.find((r) => r.toolName === "fetch_log")?.output;
-      console.log("ai-sdk kept", kept.length, "log record", JSON.stringify(logOut).length);
-    }
     expect(kept).not.toContain(QUIET);
     expect(kept.length).toBeLessThan(200_000);
     const logResult = result.steps[0]?.toolResults.find((r) => r.toolName === "fetch_log");

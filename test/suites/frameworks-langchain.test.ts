@@ -1,8 +1,7 @@
 /**
  * agent-airlock/langchain against the real LangChain.js loop (`createAgent` of langchain 1.5.14
  * on LangGraph, @langchain/core 1.4.0) and core's own fake chat model (`fakeModel`): what the
- * model received, and what the agent's state kept. Node only: LangGraph runs its tasks in
- * Node's AsyncLocalStorage.
+ * model received, and what the agent's state kept. It runs in node, chromium and workerd.
  */
 
 import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messages";
@@ -92,7 +91,6 @@ describe("langchain: withAirlock through createAgent", () => {
     for (const text of texts) expect(tokens(text)).toBeLessThanOrEqual(BUDGET.maxTokens);
     const round = texts.reduce((sum, t) => sum + tokens(t), 0);
     expect(round).toBeLessThanOrEqual(BUDGET.maxRoundTokens);
-    if (process.env.AIRLOCK_FIGURES) console.log("langchain round", texts.map(tokens), round);
     const [search, , log, db] = seen;
     expect(search?.status).toBe("success");
     expect(texts[0]).toContain("alpha, beta, gamma");

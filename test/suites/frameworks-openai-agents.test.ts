@@ -2,7 +2,7 @@
  * agent-airlock/openai-agents against the real OpenAI Agents JS loop (`Runner` of
  * @openai/agents-core 0.20.0) and the SDK's own test model (`ScriptedModel` from
  * `@openai/agents-core/testing`): what the model received, and what the run kept in its items
- * and history. Node only: the suite is about the SDK's runner.
+ * and history. It runs in node, chromium and workerd.
  */
 import { Agent, Runner, tool } from "@openai/agents-core";
 import {
@@ -104,7 +104,6 @@ describe("openai-agents: withAirlock through the Runner", () => {
     for (const text of texts) expect(tokens(text)).toBeLessThanOrEqual(BUDGET.maxTokens);
     const round = texts.reduce((sum, t) => sum + tokens(t), 0);
     expect(round).toBeLessThanOrEqual(BUDGET.maxRoundTokens);
-    if (process.env.AIRLOCK_FIGURES) console.log("openai-agents round", texts.map(tokens), round);
     expect(texts[0]).toContain("alpha, beta, gamma");
     expect(texts[2]).toMatch(/out of memory/);
     expect(texts[3]).toMatch(/^<untrusted-data[^\n]*>\nTool error \(tool\/unavailable\)/);
