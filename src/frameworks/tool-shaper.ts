@@ -9,7 +9,7 @@ import { MIN_MAX_TOKENS } from "../options/compile.js";
 import { checkNames, SHAPE_OPTIONS } from "../options/known.js";
 import type { Shaped, ShapedStatus } from "../pipeline/shaped.js";
 import { type CompiledShaper, compileShaper } from "../shape.js";
-import { shapeError } from "../shape-error.js";
+import { describeError, shapeError } from "../shape-error.js";
 import { report, withRound } from "../telemetry/hook.js";
 import { createStepRounds, type RoundMember, type StepRounds } from "./step-round.js";
 
@@ -73,8 +73,6 @@ export interface AirlockFacts {
 
 /** Shapes the calls of the tools one `withAirlock` call wrapped. */
 export interface ToolShaper {
-  /** The options, checked; `tool` is the tool's own name unless the host gave one. */
-  readonly options: AirlockToolOptions;
   /**
    * Runs a call and shapes what it returned, or the error it threw. `step` is the framework's
    * per-step object (calls with the same one share the round budget).
@@ -84,7 +82,7 @@ export interface ToolShaper {
 
 /**
  * @example
- * const shaper = createToolShaper({ maxTokens: 2000, maxRoundTokens: 6000 });
+ * const shaper = createToolShaper({ maxTokens: 2000, maxRoundTokens: 6000 }, "withAirlock");
  * const shaped = await shaper.run("search", () => search(input), options.messages);
  */
 export function createToolShaper(options: AirlockToolOptions, where: string): ToolShaper {
@@ -127,7 +125,9 @@ export function createToolShaper(options: AirlockToolOptions, where: string): To
     }
     return shaper;
   };
-  shaperOf(undefined); // the options are checked now, not at the first call
+  // The options are checked now, not when a tool first throws or returns.
+  shaperOf(undefined);
+  if (maxMessageLength !== undefined) describeError(undefined, { maxMessageLength });
   const rounds: StepRounds | undefined =
     maxRoundTokens === undefined ? undefined : createStepRounds(maxRoundTokens, roundWindowMs);
   // A thrown error is shaped like any result, without the store (nothing of it is worth
@@ -162,12 +162,10 @@ export function createToolShaper(options: AirlockToolOptions, where: string): To
   };
 
   return {
-    options,
     async run(name, call, step) {
-      const hook = shaperOf(name);
       if (rounds === undefined || step === undefined) {
         const m = await member(name, call);
-        return hook.report(await m.fit(m.need));
+        return shaperOf(name).report(await m.fit(m.need));
       }
       const { shaped, place } = await rounds.join(step, member(name, call));
       return report(withRound(shaped, place), base.onShaped);

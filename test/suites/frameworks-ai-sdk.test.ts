@@ -247,6 +247,8 @@ describe("ai-sdk: the tool form", () => {
     expect(modelOutput(out)).toEqual({ type: "text", value: (out as { text: string }).text });
     expect(modelOutput({ raw: "x".repeat(10) })).toMatchObject({ type: "error-text" });
     expect(() => withAirlock({}, { maxToken: 10 } as never)).toThrow(/did you mean "maxTokens"/);
+    expect(() => withAirlock({}, { maxMessageLength: 5 })).toThrow(/maxMessageLength/);
+    expect(() => withAirlock({}, { roundWindowMs: -1 })).toThrow(/roundWindowMs/);
   });
 
   it("read_result in its strict form", () => {
