@@ -17,7 +17,9 @@ const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
  * `telemetry` reads a finished result (it comes after the stages); `round` shares a budget
  * among results and checks their options (it comes after `options`). `mcp` is an entry of its
  * own that composes the front (`compileShaper`, `shapeError`, `createResultReader`) into whole
- * MCP results: it comes last, and nothing before it may import it.
+ * MCP results: it comes after them, and nothing before it may import it. `frameworks` holds the
+ * entries for agent frameworks (`agent-airlock/ai-sdk`, `/langchain`, `/openai-agents`): they
+ * wrap the shapers of the top-level modules, so they come after them, and nothing imports them.
  */
 const ORDER = [
   "errors",
@@ -41,6 +43,7 @@ const ORDER = [
   "vendor",
   "front",
   "mcp",
+  "frameworks",
 ] as const;
 
 /** Stage folders: they must not import `options/` (each receives its own slice instead). */
