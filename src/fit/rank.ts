@@ -4,9 +4,10 @@
  *   1. the last line of each section (where it ended);
  *   2. the first held line of every severe template: fatal, then error, then warning, the rare
  *      ones first, and among equals the shorter line first (more of them fit);
- *   3. the first held line of every rare template (seen once, then twice; shorter first);
- *   4. for each severe line of step 2, a marker counting the other lines like it and where they
- *      are (a repeating template is shown once, with its count);
+ *   3. for each severe line of step 2, a marker counting the other lines like it and where they
+ *      are (a repeating template is shown once, with its count: how often an error happened is
+ *      worth more than one more rare line);
+ *   4. the first held line of every rare template (seen once, then twice; shorter first);
  *   5. the context of those lines (a stack trace after its error, then the lines before it);
  *   6. the latest line of every severe template seen more than once (the first and the latest);
  *   7. one line of every other template held, the less common first, and its marker;
@@ -218,8 +219,8 @@ export function rank(
 
   for (const h of held) push(h.last);
   for (const p of severe) push(p.unit);
-  for (const p of rare) push(p.unit);
   for (const p of severe) note(p.unit, p.t);
+  for (const p of rare) push(p.unit);
   for (const p of severe)
     for (const u of contextOf(p.unit, held[p.section]?.groupOf.get(p.unit))) push(u);
   for (const p of latest) push(p.unit);
