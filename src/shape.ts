@@ -98,7 +98,7 @@ export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
         ...(stopper ? { stopper } : {}),
       };
       try {
-        await redact.ready();
+        await Promise.all([redact.ready(), store.ready()]);
         const kept = await front.run(input, ctx);
         const before = await beforeOf(ctx, tokenizer, typeof o.tokenizer === "string");
         return { kept, ctx, before, started };
