@@ -5,11 +5,10 @@
  * returns is a request for the fit: candidate records in priority order and how to write the
  * envelope for any prefix of them.
  */
-import type { KeptView } from "../keep/view.js";
 import type { RecordFacts } from "../pipeline/facts.js";
 import { cursorArgs, readCall } from "../pipeline/read-back.js";
 import { cutText } from "../pipeline/text.js";
-import type { JsonValue, Unit } from "../pipeline/unit.js";
+import type { JsonValue } from "../pipeline/unit.js";
 import { describeAggregates, count as n, outline } from "./describe.js";
 import { metadataOnly, renderDocument } from "./document.js";
 import type { RecordsDraft, RecordsInput, RecordsRenderOptions } from "./draft.js";
