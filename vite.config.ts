@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vite";
@@ -24,8 +25,22 @@ export function noNodeBuiltins(): Plugin {
   };
 }
 
-// Library build: ESM only, one file per entry (dist/index.js, dist/preview.js, dist/mcp.js,
-// dist/ai-sdk.js, …).
+/** The package's own dependencies: the host installs them, so the build imports them as they are. */
+const dependencies = Object.keys(
+  (
+    JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
+      dependencies: Record<string, string>;
+    }
+  ).dependencies,
+);
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
+// Library build: ESM only, an entry per export (dist/index.js, dist/preview.js, dist/mcp.js,
+// dist/ai-sdk.js, …) and one file per source module beside them. Modules are kept apart, not
+// merged into shared chunks, so the host's bundler sees the graph the sources have: what loads
+// on first use (the pipeline, the rule set, the records path, the store writers, HTML) stays
+// behind its dynamic import. Merged chunks put the rule set in the chunk `shape` comes from, and
+// a host's `import { shape }` then carried it up front (docs/bundling.md).
 // Type declarations are emitted separately by `tsc -p tsconfig.build.json`.
 export default defineConfig({
   plugins: [noNodeBuiltins()],
@@ -52,10 +67,11 @@ export default defineConfig({
       fileName: (_format, name) => `${name}.js`,
     },
     rolldownOptions: {
-      // Keep gpt-tokenizer (and its subpaths) external so its lazy
-      // `await import("gpt-tokenizer/...")` stays a runtime import of the dependency.
+      output: { preserveModules: true, preserveModulesRoot: "src" },
+      // Dependencies stay imports of the dependency (gpt-tokenizer's lazy
+      // `await import("gpt-tokenizer/...")` included); the host's bundler resolves them.
       external: [
-        /^gpt-tokenizer(?:\/.*)?$/,
+        ...dependencies.map((d) => new RegExp(`^${escapeRegExp(d)}(?:/.*)?$`)),
         /^ai$/,
         /^@langchain\/core\//,
         /^@openai\/agents-core$/,

@@ -1,27 +1,9 @@
-import { createContractStage } from "./contract/stage.js";
-import { createDecode } from "./decode/stage.js";
-import { type FenceForm, formFor } from "./fence/fence.js";
-import { createPresenter } from "./fence/present.js";
-import { outcomeOf } from "./fit/outcome.js";
-import { createFit } from "./fit/stage.js";
-import { withinBudget } from "./fit/summary.js";
-import { lazyTokenizer } from "./fit/tokenizer.js";
-import { createStopper } from "./intake/budget.js";
 import type { ShapeInput } from "./intake/input.js";
-import { createIntake } from "./intake/route.js";
-import { createKeep, type KeptInput } from "./keep/stage.js";
-import { compileOptions, type ShapeOptions } from "./options/compile.js";
-import { metaOptions, sliceOptions } from "./options/slices.js";
-import { createFacts } from "./pipeline/facts.js";
-import { buildShaped } from "./pipeline/meta.js";
-import { pipeline, type RunContext } from "./pipeline/run.js";
+import type { KeptInput } from "./keep/stage.js";
+import { type CompiledOptions, compileOptions, type ShapeOptions } from "./options/compile.js";
+import type { RunContext } from "./pipeline/run.js";
 import type { Shaped } from "./pipeline/shaped.js";
-import { createRedactStage } from "./redact/stage.js";
-import { createRender } from "./render/stage.js";
-import { createStoreStage, tapsOf } from "./store/stage.js";
-import { encodeCursor } from "./store/store.js";
-import { type Before, beforeOf, createSample } from "./telemetry/before.js";
-import { withTelemetry } from "./telemetry/facts.js";
+import type { Before } from "./telemetry/before.js";
 import { report } from "./telemetry/hook.js";
 
 /** A compiled shaper: options are validated once, the tokenizer is loaded once. */
@@ -48,8 +30,9 @@ export interface CompiledShaper {
 }
 
 /**
- * Compiles the pipeline once. `createShaper` runs both halves at once; a round of parallel
- * results keeps each first and fits them after, once the budget is shared out.
+ * Checks the options now and compiles the pipeline once, on the first result (its code loads
+ * then, not with the package: see docs/bundling.md). `createShaper` runs both halves at once; a
+ * round of parallel results keeps each first and fits them after, once the budget is shared out.
  *
  * @example
  * const shaper = compileShaper({ maxTokens: 6000 });
@@ -58,65 +41,27 @@ export interface CompiledShaper {
  */
 export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
   const o = compileOptions(options);
-  const slices = sliceOptions(o);
-  const tokenizer = lazyTokenizer(o.tokenizer);
-  const cursor = (handle: string, offset: number, end: number) =>
-    encodeCursor({ handle, offset, end });
-  const redact = createRedactStage(slices.redact);
-  const presenter = (form: FenceForm) =>
-    createPresenter({ ...slices.present, redact: redact.redact, form });
-  const store = createStoreStage(slices.store);
-  // The pipeline, in order: the diagram of DESIGN.md. The fit measures every candidate as the
-  // presenter shows it (last redaction pass, spotlight, fence), so what it returns is presented.
-  const front = pipeline<ShapeInput>()
-    .pipe(createIntake({ ...slices.intake, describe: redact.describe }))
-    .pipe(createDecode(slices.decode))
-    .pipe(createContractStage(slices.contract))
-    .pipe(redact)
-    .pipe(createKeep({ ...slices.keep, ...tapsOf(store) }))
-    .pipe(store);
-  const back = (maxTokens: number) =>
-    pipeline<KeptInput>()
-      .pipe(
-        createRender({
-          ...slices.render,
-          maxTokens,
-          records: { ...slices.render.records, maxTokens, clean: redact.clean, cursor },
-        }),
-      )
-      .pipe(createFit({ tokenizer, presenter: presenter(formFor(maxTokens)) }));
-  const full = back(o.maxTokens);
-  const meta = metaOptions(o, redact.clean, cursor);
+  // The stages load with the first result (one dynamic import per shaper, shared by its calls):
+  // what a host imports up front is the options check, not the pipeline.
+  let built: Promise<Omit<CompiledShaper, "report">> | undefined;
+  const pipeline = () => {
+    built ??= loadPipeline(o);
+    built.catch(() => {
+      built = undefined;
+    });
+    return built;
+  };
   return {
     maxTokens: o.maxTokens,
-    async prepare(input) {
-      const started = performance.now();
-      const stopper = createStopper(o.abortSignal, o.timeoutMs);
-      const ctx: RunContext = {
-        facts: createFacts(),
-        sample: createSample(),
-        ...(stopper ? { stopper } : {}),
-      };
-      try {
-        await redact.ready();
-        const kept = await front.run(input, ctx);
-        const before = await beforeOf(ctx, tokenizer, typeof o.tokenizer === "string");
-        return { kept, ctx, before, started };
-      } finally {
-        stopper?.dispose();
-      }
-    },
-    async finish(prepared, maxTokens = o.maxTokens) {
-      const { kept, ctx } = prepared;
-      const budget = Math.min(maxTokens, o.maxTokens);
-      const fit = async () =>
-        outcomeOf(await (budget === o.maxTokens ? full : back(budget)).run(kept, ctx));
-      const outcome = await withinBudget(fit, kept, ctx.facts, budget, o.maxBytes, tokenizer);
-      const shaped = await buildShaped(ctx.facts, outcome, { ...meta, maxTokens: budget });
-      return withTelemetry(shaped, prepared);
-    },
+    prepare: async (input) => (await pipeline()).prepare(input),
+    finish: async (prepared, maxTokens) => (await pipeline()).finish(prepared, maxTokens),
     report: (shaped) => report(shaped, o.onShaped),
   };
+}
+
+async function loadPipeline(o: CompiledOptions): Promise<Omit<CompiledShaper, "report">> {
+  const { buildShaper } = await import("./shape-pipeline.js");
+  return buildShaper(o);
 }
 
 /**

@@ -61,7 +61,7 @@ export async function redactWithFingerprints(
   options: RedactOptions & { readonly key: FingerprintKey },
 ): Promise<{ text: string; findings: FingerprintedFinding[] }> {
   const key = await importFingerprintKey(options.key);
-  const { compileRedactor } = await import("./compile.js");
+  const { compileRedactor } = await import("./on-demand.js");
   const { redactor } = compileRedactor(options);
   const { text: out, findings } = redactor(text);
   const fingerprinted = await Promise.all(

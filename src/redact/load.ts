@@ -26,7 +26,7 @@ export function redactorLoader(options: RedactOptions): RedactorLoader {
   let loaded: LoadedRedactor | undefined;
   return {
     load() {
-      loading ??= import("./compile.js").then((m) => {
+      loading ??= import("./on-demand.js").then((m) => {
         loaded = m.compileRedactor(options);
         return loaded;
       });

@@ -8,9 +8,8 @@
 import type { KeepOptions, KeptInput, RecordTap, TextTap } from "../keep/stage.js";
 import type { RunFacts } from "../pipeline/facts.js";
 import type { Stage } from "../pipeline/run.js";
-import { createRecordsWriter, type RecordsWriter } from "./records-writer.js";
 import type { ResultStore, StoredInfo, StoredResult } from "./store.js";
-import { createTextWriter, type TextWriter } from "./text-writer.js";
+import type { RecordsWriter, TextWriter } from "./writers.js";
 
 export interface StoreStageOptions {
   readonly store: ResultStore | undefined;
@@ -27,6 +26,11 @@ export interface StoreStage extends Stage<KeptInput, KeptInput> {
   readonly tap: (() => RecordTap) | undefined;
   /** A fresh text writer for one result; none without a store that keeps parts. */
   readonly textTap: (() => TextTap) | undefined;
+  /**
+   * Loads the writers, once, when there is a store (they are not part of the up-front code):
+   * awaited before keep runs, since keep calls `tap` and `textTap` synchronously.
+   */
+  ready(): Promise<void>;
 }
 
 /**
@@ -36,17 +40,30 @@ export interface StoreStage extends Stage<KeptInput, KeptInput> {
 export function createStoreStage(o: StoreStageOptions): StoreStage {
   const writers = new WeakSet<object>();
   const store = o.store;
+  let loading: Promise<void> | undefined;
+  let made: typeof import("./writers.js") | undefined;
+  const loaded = () => {
+    if (!made) throw new Error("airlock: the store stage was used before ready()");
+    return made;
+  };
   const keepsText =
     store !== undefined &&
     typeof store.putPart === "function" &&
     typeof store.getPart === "function";
   return {
     name: "store",
+    ready() {
+      if (store === undefined) return Promise.resolve();
+      loading ??= import("./writers.js").then((m) => {
+        made = m;
+      });
+      return loading;
+    },
     tap:
       store === undefined
         ? undefined
         : () => {
-            const writer = createRecordsWriter(o.maxChars, o.info);
+            const writer = loaded().createRecordsWriter(o.maxChars, o.info);
             const tap: Writer = { ...writer, record: writer.add };
             writers.add(tap);
             return tap;
@@ -54,7 +71,7 @@ export function createStoreStage(o: StoreStageOptions): StoreStage {
     textTap: !keepsText
       ? undefined
       : () => {
-          const writer: TextWriterTap = createTextWriter(store, o.maxChars);
+          const writer: TextWriterTap = loaded().createTextWriter(store, o.maxChars);
           writers.add(writer);
           return writer;
         },

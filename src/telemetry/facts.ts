@@ -6,7 +6,7 @@
  */
 import type { KeptInput } from "../keep/stage.js";
 import type { Shaped, ShapedTelemetry, TelemetryCut } from "../pipeline/shaped.js";
-import { shownInOrder } from "../render/records.js";
+import { shownInOrder } from "../render/order.js";
 import type { Before } from "./before.js";
 
 export interface CallFacts {

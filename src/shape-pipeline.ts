@@ -1,0 +1,95 @@
+/**
+ * The pipeline behind `compileShaper`, loaded on the first result rather than with the package:
+ * `shape.ts` checks the options when they are given (errors stay synchronous) and imports this
+ * module the first time `prepare` runs, so `import { shape }` carries only the options and this
+ * module's loader. The stage list, in order, is the diagram of DESIGN.md.
+ */
+import { createContractStage } from "./contract/stage.js";
+import { createDecode } from "./decode/stage.js";
+import { type FenceForm, formFor } from "./fence/fence.js";
+import { createPresenter } from "./fence/present.js";
+import { outcomeOf } from "./fit/outcome.js";
+import { createFit } from "./fit/stage.js";
+import { withinBudget } from "./fit/summary.js";
+import { lazyTokenizer } from "./fit/tokenizer.js";
+import { createStopper } from "./intake/budget.js";
+import type { ShapeInput } from "./intake/input.js";
+import { createIntake } from "./intake/route.js";
+import { createKeep, type KeptInput } from "./keep/stage.js";
+import type { CompiledOptions } from "./options/compile.js";
+import { metaOptions, sliceOptions } from "./options/slices.js";
+import { createFacts } from "./pipeline/facts.js";
+import { buildShaped } from "./pipeline/meta.js";
+import { pipeline, type RunContext } from "./pipeline/run.js";
+import { createRedactStage } from "./redact/stage.js";
+import { createRender } from "./render/stage.js";
+import type { CompiledShaper } from "./shape.js";
+import { createStoreStage, tapsOf } from "./store/stage.js";
+import { encodeCursor } from "./store/store.js";
+import { beforeOf, createSample } from "./telemetry/before.js";
+import { withTelemetry } from "./telemetry/facts.js";
+
+/**
+ * @example
+ * const { prepare, finish } = buildShaper(compileOptions({ maxTokens: 6000 }));
+ */
+export function buildShaper(o: CompiledOptions): Omit<CompiledShaper, "report"> {
+  const slices = sliceOptions(o);
+  const tokenizer = lazyTokenizer(o.tokenizer);
+  const cursor = (handle: string, offset: number, end: number) =>
+    encodeCursor({ handle, offset, end });
+  const redact = createRedactStage(slices.redact);
+  const presenter = (form: FenceForm) =>
+    createPresenter({ ...slices.present, redact: redact.redact, form });
+  const store = createStoreStage(slices.store);
+  // The pipeline, in order: the diagram of DESIGN.md. The fit measures every candidate as the
+  // presenter shows it (last redaction pass, spotlight, fence), so what it returns is presented.
+  const front = pipeline<ShapeInput>()
+    .pipe(createIntake({ ...slices.intake, describe: redact.describe }))
+    .pipe(createDecode(slices.decode))
+    .pipe(createContractStage(slices.contract))
+    .pipe(redact)
+    .pipe(createKeep({ ...slices.keep, ...tapsOf(store) }))
+    .pipe(store);
+  const back = (maxTokens: number) =>
+    pipeline<KeptInput>()
+      .pipe(
+        createRender({
+          ...slices.render,
+          maxTokens,
+          records: { ...slices.render.records, maxTokens, clean: redact.clean, cursor },
+        }),
+      )
+      .pipe(createFit({ tokenizer, presenter: presenter(formFor(maxTokens)) }));
+  const full = back(o.maxTokens);
+  const meta = metaOptions(o, redact.clean, cursor);
+  return {
+    maxTokens: o.maxTokens,
+    async prepare(input) {
+      const started = performance.now();
+      const stopper = createStopper(o.abortSignal, o.timeoutMs);
+      const ctx: RunContext = {
+        facts: createFacts(),
+        sample: createSample(),
+        ...(stopper ? { stopper } : {}),
+      };
+      try {
+        await Promise.all([redact.ready(), store.ready()]);
+        const kept = await front.run(input, ctx);
+        const before = await beforeOf(ctx, tokenizer, typeof o.tokenizer === "string");
+        return { kept, ctx, before, started };
+      } finally {
+        stopper?.dispose();
+      }
+    },
+    async finish(prepared, maxTokens = o.maxTokens) {
+      const { kept, ctx } = prepared;
+      const budget = Math.min(maxTokens, o.maxTokens);
+      const fit = async () =>
+        outcomeOf(await (budget === o.maxTokens ? full : back(budget)).run(kept, ctx));
+      const outcome = await withinBudget(fit, kept, ctx.facts, budget, o.maxBytes, tokenizer);
+      const shaped = await buildShaped(ctx.facts, outcome, { ...meta, maxTokens: budget });
+      return withTelemetry(shaped, prepared);
+    },
+  };
+}
