@@ -50,6 +50,7 @@ export {
   DEFAULT_MAX_TOKENS,
   MIN_MAX_TOKENS,
 } from "./options/compile.js";
+export { type EdgePreset, edgePreset } from "./options/edge.js";
 export type {
   BinaryInfo,
   Cut,
@@ -105,6 +106,7 @@ export {
   shapeError,
 } from "./shape-error.js";
 export { createRoundShaper, type RoundShaper, shapeRound } from "./shape-round.js";
+export { SERVICE_LIMITS } from "./store/limits.js";
 export {
   createMemoryStore,
   type MemoryResultStore,

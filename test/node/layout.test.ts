@@ -15,7 +15,8 @@ const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
  * Folders in the order they may depend on each other: each may import from those before it.
  * `front` is the top-level modules (`shape.ts`, `index.ts`, …), which compose everything.
  * `telemetry` reads a finished result (it comes after the stages); `round` shares a budget
- * among results and checks their options (it comes after `options`).
+ * among results and checks their options (it comes after `options`). `edge` is the Worker
+ * entries, which re-export the front.
  */
 const ORDER = [
   "errors",
@@ -38,6 +39,7 @@ const ORDER = [
   "preview",
   "vendor",
   "front",
+  "edge",
 ] as const;
 
 /** Stage folders: they must not import `options/` (each receives its own slice instead). */

@@ -1,0 +1,20 @@
+/**
+ * The Worker's configuration: bindings and variables from wrangler.jsonc, secrets from
+ * `wrangler secret put` (or .dev.vars locally). Bindings are typed by the few methods the
+ * stores call, so the Worker needs no Cloudflare types package.
+ */
+
+export interface Env {
+  /** Secret: JSON map from the SHA-256 (hex) of each bearer token to its tenant (see auth.ts). */
+  readonly AIRLOCK_TOKENS?: string;
+  /** Largest budget a request may ask for (`maxTokens`). Default 32000. */
+  readonly AIRLOCK_MAX_TOKENS?: string;
+  /** How long stored results live, in seconds (at least 60, KV's minimum). Default 1800. */
+  readonly AIRLOCK_TTL_SECONDS?: string;
+}
+
+/** A positive integer variable, or the fallback when it is absent or not one. */
+export function intVar(value: string | undefined, fallback: number, min = 1): number {
+  if (value === undefined || !/^\d{1,12}$/.test(value.trim())) return fallback;
+  return Math.max(min, Number(value.trim()));
+}
