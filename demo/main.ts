@@ -7,6 +7,7 @@ import type { TokenizerName } from "agent-airlock";
 import { catalog } from "./catalog.ts";
 import { renderCutMap } from "./cut-map.ts";
 import type { Controls, Source } from "./protocol.ts";
+import { createReadMore } from "./read-more.ts";
 import {
   renderAdapters,
   renderOutput,
@@ -58,6 +59,7 @@ const MIB = 1024 * 1024;
 const worker = new ShapingWorker();
 let source: Source = { kind: "sample", id: catalog[0]?.id ?? "app-log" };
 let runs = 0;
+const readMore = createReadMore(worker, () => controls());
 
 function controls(): Controls {
   const whole = (input: HTMLInputElement, fallback: number, min: number) => {
@@ -107,8 +109,11 @@ async function run(): Promise<void> {
   const label = describe(source);
   ui.progress.removeAttribute("value");
   setStatus("running", `shaping ${label}…`);
+  readMore.busy(true);
   try {
     const result = await worker.run(source, controls(), showProgress);
+    readMore.shaped(result);
+    readMore.busy(false);
     renderOutput(views, result);
     renderCutMap(ui.cutMap, result);
     renderStats(views, result);
@@ -121,6 +126,7 @@ async function run(): Promise<void> {
     document.body.dataset.runs = String(runs);
     setStatus("done", `${label}: shaped in ${result.ms.toLocaleString("en-US")} ms`);
   } catch (error) {
+    if (!worker.busy) readMore.busy(false);
     if (error instanceof CancelledError) {
       // A newer run replaced this one, or the user cancelled: the newer run owns the status.
       if (ui.status.dataset.state === "running" && !worker.busy)

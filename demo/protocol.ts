@@ -56,6 +56,20 @@ export interface ShapeResult {
   readonly ms: number;
 }
 
+/** A `read_result` call on a result the worker stored (its memory store lives as long as it does). */
+export interface ReadRequest {
+  readonly type: "read";
+  readonly job: number;
+  readonly args: unknown;
+  readonly controls: Controls;
+}
+
+/** What the model would get back from that call. */
+export interface ReadPage {
+  readonly page: Pick<Shaped, "text" | "status" | "meta">;
+  readonly ms: number;
+}
+
 export type WorkerReply =
   | {
       readonly type: "progress";
@@ -64,4 +78,5 @@ export type WorkerReply =
       readonly total?: number;
     }
   | { readonly type: "done"; readonly job: number; readonly result: ShapeResult }
+  | { readonly type: "read-done"; readonly job: number; readonly read: ReadPage }
   | { readonly type: "failed"; readonly job: number; readonly message: string };

@@ -3,7 +3,7 @@
  * cancelling, terminates the worker and starts a fresh one (a running `shape()` cannot be
  * interrupted from outside, and a terminated worker frees its memory at once).
  */
-import type { Controls, ShapeResult, Source, WorkerReply } from "./protocol.ts";
+import type { Controls, ReadPage, ShapeResult, Source, WorkerReply } from "./protocol.ts";
 // Vite bundles the worker and gives its URL; the URL is then passed through a Trusted Types
 // policy, since under `require-trusted-types-for 'script'` `new Worker()` takes only a
 // TrustedScriptURL (a plain `new Worker(new URL(…))` would be refused).
@@ -44,6 +44,8 @@ export class ShapingWorker {
   #worker: Worker | undefined;
   #job = 0;
   #pending: { reject(error: Error): void } | undefined;
+  /** Reads in flight: a terminated worker answers none of them. */
+  readonly #reads = new Set<(error: Error) => void>();
 
   /** True while a job runs. */
   get busy(): boolean {
@@ -73,7 +75,7 @@ export class ShapingWorker {
         } else if (reply.type === "done") {
           settle();
           resolve(reply.result);
-        } else {
+        } else if (reply.type === "failed") {
           settle();
           reject(new Error(reply.message));
         }
@@ -86,6 +88,33 @@ export class ShapingWorker {
       worker.addEventListener("message", onMessage);
       worker.addEventListener("error", onError);
       worker.postMessage({ type: "shape", job, source, controls });
+    });
+  }
+
+  /**
+   * Calls `read_result` in the worker, on the results its store holds. A read never cancels a
+   * job (that would lose the store); after a cancel the fresh worker's store is empty, and the
+   * read gets the answer a model gets for an expired handle.
+   */
+  read(args: unknown, controls: Controls): Promise<ReadPage> {
+    const worker = this.#ensure();
+    const job = ++this.#job;
+    return new Promise<ReadPage>((resolve, reject) => {
+      const fail = (error: Error) => {
+        this.#reads.delete(fail);
+        reject(error);
+      };
+      this.#reads.add(fail);
+      const onMessage = (event: MessageEvent<WorkerReply>) => {
+        const reply = event.data;
+        if (reply.job !== job) return;
+        worker.removeEventListener("message", onMessage);
+        this.#reads.delete(fail);
+        if (reply.type === "read-done") resolve(reply.read);
+        else if (reply.type === "failed") reject(new Error(reply.message));
+      };
+      worker.addEventListener("message", onMessage);
+      worker.postMessage({ type: "read", job, args, controls });
     });
   }
 
@@ -105,6 +134,7 @@ export class ShapingWorker {
   #discard(): void {
     this.#worker?.terminate();
     this.#worker = undefined;
+    for (const fail of [...this.#reads]) fail(new CancelledError());
   }
 }
 

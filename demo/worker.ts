@@ -5,6 +5,9 @@
  */
 import {
   ceilingOf,
+  createMemoryStore,
+  createResultReader,
+  type ResultReader,
   type Shaped,
   type ShapeInput,
   type ShapeOptions,
@@ -15,17 +18,35 @@ import {
   toOpenAIResponses,
 } from "agent-airlock";
 import { type Generated, generate } from "./generators.ts";
-import type { Controls, ShapeRequest, ShapeResult, Source, WorkerReply } from "./protocol.ts";
+import type {
+  Controls,
+  ReadRequest,
+  ShapeRequest,
+  ShapeResult,
+  Source,
+  WorkerReply,
+} from "./protocol.ts";
 import { type Observed, observe, type TextSource } from "./scan.ts";
 
 const PROGRESS_EVERY_MS = 80;
 
 const post = (reply: WorkerReply) => self.postMessage(reply);
 
-self.addEventListener("message", (event: MessageEvent<ShapeRequest>) => {
+/**
+ * Every result this worker shapes is kept whole here, so every cut result has a handle and the
+ * read-more panel can call `read_result` on it. The store lives as long as the worker: cancelling
+ * a job terminates the worker, and its results with it (a read then gets what a model would get
+ * for an expired handle).
+ */
+const store = createMemoryStore({ maxChars: 192 << 20 });
+/** Enough for the 50 MB sample's text. */
+const STORE_MAX_CHARS = 96 << 20;
+
+self.addEventListener("message", (event: MessageEvent<ShapeRequest | ReadRequest>) => {
   const request = event.data;
-  if (request?.type !== "shape") return;
-  run(request).catch((error: unknown) =>
+  if (request?.type !== "shape" && request?.type !== "read") return;
+  const work = request.type === "shape" ? run(request) : read(request);
+  work.catch((error: unknown) =>
     post({
       type: "failed",
       job: request.job,
@@ -33,6 +54,41 @@ self.addEventListener("message", (event: MessageEvent<ShapeRequest>) => {
     }),
   );
 });
+
+/** One reader per set of controls that change pages (budget, tokenizer, fence, redaction). */
+const readers = new Map<string, ResultReader>();
+
+async function read({ job, args, controls }: ReadRequest): Promise<void> {
+  const key = JSON.stringify([
+    controls.maxTokens,
+    controls.tokenizer,
+    controls.spotlight,
+    controls.untrusted,
+    controls.redact,
+  ]);
+  let reader = readers.get(key);
+  if (reader === undefined) {
+    reader = createResultReader({
+      store,
+      maxTokens: controls.maxTokens,
+      tokenizer: controls.tokenizer,
+      spotlight: controls.spotlight,
+      untrusted: controls.untrusted,
+      redact: controls.redact,
+    });
+    readers.set(key, reader);
+  }
+  const started = performance.now();
+  const page = await reader(args);
+  post({
+    type: "read-done",
+    job,
+    read: {
+      page: { text: page.text, status: page.status, meta: page.meta },
+      ms: Math.round(performance.now() - started),
+    },
+  });
+}
 
 function generated(source: Source): Generated {
   if (source.kind === "sample") return generate(source.id);
@@ -51,6 +107,8 @@ function options(controls: Controls, contentType: string | undefined): ShapeOpti
     spotlight: controls.spotlight,
     format: controls.format,
     tool: controls.tool || "tool",
+    store,
+    storeMaxChars: STORE_MAX_CHARS,
     ...(controls.contentType || contentType
       ? { contentType: controls.contentType || contentType }
       : {}),

@@ -54,6 +54,8 @@ export { type EdgePreset, edgePreset } from "./options/edge.js";
 export type {
   BinaryInfo,
   Cut,
+  ReadArgs,
+  ReadMeta,
   SectionMeta,
   SectionName,
   Shaped,
@@ -67,8 +69,12 @@ export type {
 export {
   createResultReader,
   READ_RESULT_TOOL,
+  READ_RESULT_TOOL_STRICT,
   type ReadResultArgs,
   type ResultReader,
+  type ResultReaderOptions,
+  readResultZodShape,
+  type ZodLike,
 } from "./reader.js";
 export {
   type FingerprintedFinding,
@@ -111,11 +117,17 @@ export {
   createMemoryStore,
   type MemoryResultStore,
   type MemoryStoreOptions,
-  type ResultStore,
-  type StoredInfo,
-  type StoredResult,
-  type Where,
-  type WhereTest,
+} from "./store/memory.js";
+export type {
+  ResultStore,
+  StoredInfo,
+  StoredPart,
+  StoredRecords,
+  StoredResult,
+  StoredSection,
+  StoredText,
+  Where,
+  WhereTest,
 } from "./store/store.js";
 export { EXACT_BEFORE_BYTES } from "./telemetry/before.js";
 export {

@@ -76,7 +76,7 @@ export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
     .pipe(createDecode(slices.decode))
     .pipe(createContractStage(slices.contract))
     .pipe(redact)
-    .pipe(createKeep({ ...slices.keep, ...(store.tap ? { tap: store.tap } : {}) }))
+    .pipe(createKeep({ ...slices.keep, tap: store.tap, textTap: store.textTap }))
     .pipe(store);
   const back = (maxTokens: number) =>
     pipeline<KeptInput>()

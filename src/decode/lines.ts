@@ -116,12 +116,15 @@ export function createLineDecoder(
     tailWindow?: number;
     /** Runs over the decoded text before it is split into lines (redaction, invisibles). */
     filter?: TextFilter;
+    /** Sees the text after the filter, piece by piece, as it is split into lines. */
+    tap?: (text: string) => void;
   },
 ): LineDecoder {
   const encoding = options.encoding ?? "utf-8";
   // UTF-16 is rare enough to take the simple path; UTF-8 keeps V8's fast one-byte strings.
   const utf16 = encoding === "utf-8" ? undefined : new TextDecoder(encoding);
   const filter = options.filter;
+  const tap = options.tap;
   const utf8 = createUtf8Decoder((text) => {
     if (text.length > 0) give(text);
   });
@@ -382,7 +385,9 @@ export function createLineDecoder(
 
   function give(text: string): void {
     const out = filter === undefined ? text : filter.write(text);
-    if (out.length > 0) take(out);
+    if (out.length === 0) return;
+    tap?.(out);
+    take(out);
   }
 
   return {
@@ -404,7 +409,10 @@ export function createLineDecoder(
       }
       if (filter !== undefined) {
         const rest = filter.end(cut);
-        if (rest.length > 0) take(rest);
+        if (rest.length > 0) {
+          tap?.(rest);
+          take(rest);
+        }
       }
       if (pending.length > 0 || pendingHead !== undefined || pendingSeverity > 0) flush();
     },

@@ -22,6 +22,7 @@ export async function pumpLines(
     lineCap,
     encoding,
     ...(target.filter ? { filter: target.filter } : {}),
+    ...(target.tap ? { tap: target.tap } : {}),
   });
   for (let chunk = await reader.read(); chunk !== undefined; chunk = await reader.read()) {
     decoder.write(chunk);

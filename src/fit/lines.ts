@@ -114,7 +114,7 @@ export async function fitLines(
   }
   const textOf = (unit: Unit): string => views.get(unit)?.text ?? unit.text;
   const tokensOf = (unit: Unit): number => views.get(unit)?.tokens ?? 0;
-  const lay = (chosen: ReadonlySet<Unit>, next: string | undefined): Layout =>
+  const lay = (chosen: ReadonlySet<Unit>, next: FitRequest["next"] | undefined): Layout =>
     layout(req.sections, chosen, {
       header: req.header,
       maxBytes: req.maxBytes,

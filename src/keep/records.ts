@@ -33,9 +33,10 @@ export function recordsSink(o: KeepOptions, ctx: RunContext) {
         return;
       }
       const text = json ?? JSON.stringify(value);
-      tap?.record(value, text);
       aggregator.add(value);
       const severity = classify(value);
+      const key = sortValues(limits.sort, value);
+      tap?.record(value, text, severity, key);
       const shortened = facts?.shortened;
       const display =
         text.length > limits.maxStringChars
@@ -49,7 +50,7 @@ export function recordsSink(o: KeepOptions, ctx: RunContext) {
         severity,
         omittedChars: 0,
         value: display,
-        key: sortValues(limits.sort, value),
+        key,
       };
       keeper.add(unit);
       if (facts && severity > 0) facts.evidence++;

@@ -5,13 +5,24 @@
  */
 import type { RecordSink, Sinks, UnitStream } from "../pipeline/flow.js";
 import type { RunContext, Stage } from "../pipeline/run.js";
-import type { JsonValue, SectionName } from "../pipeline/unit.js";
+import type { JsonValue, SectionName, Severity } from "../pipeline/unit.js";
 import { createKeeper, type KeeperLimits, type Kept } from "./keeper.js";
 import type { KeptView, ViewLimits } from "./view.js";
 
 /** Something that sees every record after redaction, whole (the store writer): wired by the host. */
 export interface RecordTap {
-  record(value: JsonValue, text: string): void;
+  /** `severity` and `key` are the record's as keep classified and keyed it. */
+  record(
+    value: JsonValue,
+    text: string,
+    severity?: Severity,
+    key?: readonly (JsonValue | undefined)[],
+  ): void;
+}
+
+/** Something that sees every text section's filtered text (the store's text writer). */
+export interface TextTap {
+  section(name: SectionName): (text: string) => void;
 }
 
 export interface KeepOptions {
@@ -22,6 +33,8 @@ export interface KeepOptions {
   };
   /** A fresh tap for each structured result (the store writer), when the host keeps results. */
   readonly tap?: () => RecordTap;
+  /** A fresh tap for each text result (the store's text writer), when the host keeps text. */
+  readonly textTap?: () => TextTap;
 }
 
 /** What keep held: each text section's lines, or the records' view. */
@@ -29,6 +42,7 @@ export interface KeptInput {
   readonly sections: ReadonlyArray<{ readonly name: SectionName; readonly kept: Kept }>;
   readonly view?: KeptView;
   readonly tap?: RecordTap;
+  readonly textTap?: TextTap;
 }
 
 /**
@@ -42,11 +56,14 @@ export function createKeep(o: KeepOptions): Stage<UnitStream, KeptInput> {
     async run(stream, ctx) {
       const sections: Array<{ name: SectionName; keeper: ReturnType<typeof createKeeper> }> = [];
       let records: Deferred | undefined;
+      let textTap: TextTap | undefined;
       const sinks: Sinks = {
         lines(name) {
           const keeper = createKeeper(o.lines);
           sections.push({ name, keeper });
-          return { sink: keeper };
+          textTap ??= o.textTap?.();
+          const tap = textTap?.section(name);
+          return tap ? { sink: keeper, tap } : { sink: keeper };
         },
         records() {
           records ??= deferred(o, ctx);
@@ -63,6 +80,7 @@ export function createKeep(o: KeepOptions): Stage<UnitStream, KeptInput> {
       return {
         sections: kept,
         ...(held ? { view: held.finish(), ...(held.tap ? { tap: held.tap } : {}) } : {}),
+        ...(textTap ? { textTap } : {}),
       };
     },
   };

@@ -96,9 +96,12 @@ export interface ShapeOptions {
   readonly limits?: Partial<StructuredLimits>;
   /** Strings longer than this are shortened inside the value for display. Default 2,000 (less for small budgets). */
   readonly maxStringChars?: number;
-  /** Keeps the full (cleaned) result for `read_result`; the output then carries a handle and a cursor. */
+  /**
+   * Keeps the full (cleaned) result for `read_result`: records, and text when the store has
+   * `putPart`/`getPart`; the output then names the handle (and a cursor for records).
+   */
   readonly store?: ResultStore;
-  /** A result larger than this many characters of JSON is not stored. Default 32 Mi. */
+  /** A result larger than this many characters (records' JSON, or text) is not stored. Default 32 Mi. */
   readonly storeMaxChars?: number;
   /** The tool's response contract: schemas and invariants. A violation yields a metadata-only error result. */
   readonly contract?: ContractOptions;
@@ -256,6 +259,13 @@ function structured(options: ShapeOptions) {
     (typeof options.store?.get !== "function" || typeof options.store?.put !== "function")
   ) {
     fail("store must have get(handle) and put(result)");
+  }
+  const { putPart, getPart } = (options.store ?? {}) as Partial<ResultStore>;
+  if (
+    (putPart !== undefined || getPart !== undefined) &&
+    (typeof putPart !== "function" || typeof getPart !== "function")
+  ) {
+    fail("store must have both putPart(key, text) and getPart(key), or neither");
   }
   if (options.summarize !== undefined && typeof options.summarize !== "function")
     fail("summarize must be a function");

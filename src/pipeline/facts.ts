@@ -93,6 +93,8 @@ export interface RunFacts {
   /** (rule, value) pairs for keyed fingerprints: held only until the meta is built. */
   readonly values: Array<readonly [string, string]>;
   readonly degraded: Degradation[];
+  /** The handle the whole result was stored under (set by the store stage). */
+  handle?: string;
   /** The tool's own failure (never airlock's trouble with a big value). */
   error?: {
     readonly code: ShapedErrorCode;

@@ -43,6 +43,11 @@ export interface TextFilter {
 export interface LinesTarget {
   readonly sink: LineSink;
   readonly filter?: TextFilter;
+  /**
+   * Sees the decoded text after the filter, exactly as it is split into lines (the store keeps
+   * it for `read_result`): called with each piece, in order.
+   */
+  readonly tap?: (text: string) => void;
 }
 
 /**

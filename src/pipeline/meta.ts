@@ -8,6 +8,7 @@
 import type { ShapedErrorCode } from "../errors/codes.js";
 import { type Outcome, type RecordFacts, type RunFacts, shownSections } from "./facts.js";
 import { commandOutcome } from "./markers.js";
+import { cursorArgs, linesArgs } from "./read-back.js";
 import type {
   SectionMeta,
   Shaped,
@@ -266,6 +267,8 @@ export async function buildShaped(
         }
       : {}),
     ...(recordMeta ? { records: recordMeta } : {}),
+    ...(facts.handle !== undefined ? { handle: facts.handle } : {}),
+    ...nextOf(facts, recordMeta, cuts),
     ...(facts.degraded.length > 0
       ? {
           degraded: facts.degraded.map((d) => ({ code: d.code, message: o.clean(d.message, 400) })),
@@ -274,6 +277,26 @@ export async function buildShaped(
     ...(error ? { error } : {}),
   };
   return { text: outcome.text, status, meta };
+}
+
+/** The `read_result` call that reads on, for a stored result that was cut. */
+function nextOf(
+  facts: RunFacts,
+  records: StructuredMeta | undefined,
+  cuts: readonly ShapedMeta["cuts"][number][],
+): Pick<ShapedMeta, "next"> {
+  const handle = facts.handle;
+  if (handle === undefined) return {};
+  if (records) {
+    return records.cursor !== undefined
+      ? { next: { tool: "read_result", args: cursorArgs(handle, records.cursor) } }
+      : {};
+  }
+  const gap = cuts.find((c) => c.kind === "lines");
+  if (gap === undefined || gap.kind !== "lines") return {};
+  return {
+    next: { tool: "read_result", args: linesArgs(handle, gap, facts.kind === "command") },
+  };
 }
 
 async function redactions(

@@ -1,5 +1,6 @@
 import type { ShapedErrorCode } from "../errors/codes.js";
 import type { Aggregates } from "./aggregates.js";
+import type { JsonValue } from "./unit.js";
 
 /** What `shape()` returns: exactly what the model reads, plus an audit of how it was made. */
 export interface Shaped {
@@ -150,6 +151,15 @@ export interface ShapedMeta {
   /** What happened to the records of a structured result (absent for text). */
   readonly records?: StructuredMeta;
   /**
+   * The handle the whole (cleaned) result is stored under, for `read_result`: set for every
+   * kind of result a `store` kept (text, command output, web pages, records).
+   */
+  readonly handle?: string;
+  /** The `read_result` call that reads on from what `text` shows, when there is more to read. */
+  readonly next?: { readonly tool: "read_result"; readonly args: ReadArgs };
+  /** What a `read_result` page read (pages only). */
+  readonly read?: ReadMeta;
+  /**
    * Parts of the input that could not be shown as what they claimed to be, and what was done
    * instead (JSON that strict parsing refused, shown as text; a limit that bit).
    */
@@ -165,6 +175,26 @@ export interface ShapedMeta {
     /** `tool`: the tool ran and failed; `protocol`: the call itself was wrong (set by `shapeError`). */
     readonly kind?: "protocol" | "tool";
   };
+}
+
+/** Arguments of a `read_result` call. */
+export type ReadArgs = Readonly<Record<string, JsonValue>>;
+
+/** What one `read_result` call did. */
+export interface ReadMeta {
+  /** What was read: a stored result's `records`, or `text` (lines of a section). */
+  readonly kind: "records" | "text";
+  /** The operation: `page` (cursor or range), `filter`, `lines`, `around`, `grep`, `evidence`, or `refused` for arguments that were not run. */
+  readonly op: "page" | "filter" | "lines" | "around" | "grep" | "evidence" | "refused";
+  /** Work done, in steps (records tested, characters searched, matcher states): bounded by the reader's `maxSteps`. */
+  readonly steps: number;
+  /** The section a text page read. */
+  readonly section?: SectionName;
+  /** Lines (text) or view positions (records) the page covers, 1-based, inclusive. */
+  readonly from?: number;
+  readonly to?: number;
+  /** The step bound stopped a search before the end: `next` continues it. */
+  readonly stopped?: boolean;
 }
 
 /** A structured result's records: how many were read, shown, omitted, refused, and why. */

@@ -62,7 +62,8 @@ export function createRedactStage(o: RedactStageOptions): RedactStage {
             keepValues: o.keepValues,
             stats: facts,
           });
-          return { sink: target.sink, filter };
+          // The target's other members (the store's tap) pass through: it sees the filtered text.
+          return { ...target, filter };
         },
         records: () => cleaned(inner.records(), o, facts),
       }));

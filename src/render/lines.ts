@@ -31,6 +31,9 @@ export interface ReadSection {
   };
 }
 
+/** The hint of the closing summary, or how to write it from the layout's first gap. */
+export type NextHint = string | ((firstGap: Extract<Cut, { kind: "lines" }> | undefined) => string);
+
 /** A line of the rendered body: a kept unit, or a marker written by airlock. */
 export type Piece = { readonly unit: Unit } | { readonly marker: string };
 
@@ -47,8 +50,11 @@ export interface LayoutContext {
   readonly unitsOf?: (section: ReadSection) => readonly Unit[];
   readonly header: readonly string[];
   readonly maxBytes: number;
-  /** Sentence for the model on how to get more; `undefined` leaves it out. */
-  readonly next: string | undefined;
+  /**
+   * Sentence for the model on how to get more; `undefined` leaves it out. A function writes it
+   * from the first gap of the layout (a stored result's hint names the lines it reads).
+   */
+  readonly next: NextHint | undefined;
   /** Label each section (command output has two streams). */
   readonly labelled: boolean;
 }
@@ -151,8 +157,12 @@ export function layout(
     cuts.push({ kind: "stopped", section: section.name, at: section.bytes, reason });
   }
   if (shownLines < totalLines) {
+    const next =
+      typeof ctx.next === "function"
+        ? ctx.next(cuts.find((c): c is Extract<Cut, { kind: "lines" }> => c.kind === "lines"))
+        : ctx.next;
     pieces.push({
-      marker: summaryMarker(shownLines, totalLines, shownEvidence, totalEvidence, ctx.next),
+      marker: summaryMarker(shownLines, totalLines, shownEvidence, totalEvidence, next),
     });
   }
   return { pieces, shownLines, shownEvidence, cuts };
@@ -194,7 +204,7 @@ export interface FitRequest {
   readonly labelled: boolean;
   readonly maxTokens: number;
   readonly maxBytes: number;
-  readonly next: string;
+  readonly next: NextHint;
   /** The most characters the keeper holds; a verbatim text longer than this is never counted. */
   readonly capacity: number;
 }

@@ -7,6 +7,7 @@
  */
 import type { KeptView } from "../keep/view.js";
 import type { RecordFacts } from "../pipeline/facts.js";
+import { cursorArgs, readCall } from "../pipeline/read-back.js";
 import { cutText } from "../pipeline/text.js";
 import type { JsonValue, Unit } from "../pipeline/unit.js";
 import { describeAggregates, count as n, outline } from "./describe.js";
@@ -176,9 +177,9 @@ export async function renderRecords(
       summary: lines.join("\n"),
       data,
       ...(omitted > 0 ? { omitted: { count: omitted, reason: "token budget" } } : {}),
-      ...(omitted > 0 && level <= 2 ? { next: nextHint(cursor, o, offset, unread) } : {}),
-      ...(omitted > 0 && level === 3 && cursor
-        ? { next: `read_result {"cursor":"${cursor}"}` }
+      ...(omitted > 0 && level <= 2 ? { next: nextHint(f.handle, cursor, o, offset, unread) } : {}),
+      ...(omitted > 0 && level === 3 && cursor && f.handle
+        ? { next: readCall(cursorArgs(f.handle, cursor)) }
         : {}),
     };
   };
@@ -227,13 +228,14 @@ function orderProse(
 }
 
 function nextHint(
+  handle: string | undefined,
   cursor: string | undefined,
   o: RecordsRenderOptions,
   offset: number,
   unread: number,
 ): string {
-  if (cursor !== undefined) {
-    return `call read_result with {"cursor":"${cursor}"} for the records after these ${n(offset)} (${n(unread)} more)`;
+  if (cursor !== undefined && handle !== undefined) {
+    return `call read_result with ${JSON.stringify(cursorArgs(handle, cursor))} for the records after these ${n(offset)} (${n(unread)} more; it also takes where, range, fields)`;
   }
   if (o.storing) return `the result was too large to keep for read_result; ${o.next}`;
   return o.next;

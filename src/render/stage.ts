@@ -7,9 +7,10 @@ import type { KeptInput } from "../keep/stage.js";
 import type { KeptView } from "../keep/view.js";
 import { type RunFacts, shownSections } from "../pipeline/facts.js";
 import { commandHeader, httpHeader } from "../pipeline/markers.js";
+import { firstPageHint, linesArgs } from "../pipeline/read-back.js";
 import type { RunContext, Stage } from "../pipeline/run.js";
 import type { RecordsDraft, RecordsRenderOptions } from "./draft.js";
-import type { FitRequest, ReadSection } from "./lines.js";
+import type { FitRequest, NextHint, ReadSection } from "./lines.js";
 
 export interface RenderOptions {
   readonly maxTokens: number;
@@ -135,7 +136,15 @@ function linesRequest(kept: KeptInput, ctx: RunContext, o: RenderOptions): FitRe
     labelled: facts.kind === "command",
     maxTokens: o.maxTokens,
     maxBytes: o.maxBytes,
-    next: o.next,
+    next: hintOf(facts, o.next),
     capacity: o.capacity,
   };
+}
+
+/** With a stored result, the summary names the `read_result` call for the first gap. */
+function hintOf(facts: RunFacts, next: string): NextHint {
+  const handle = facts.handle;
+  if (handle === undefined) return next;
+  const named = facts.kind === "command";
+  return (gap) => firstPageHint(gap ? linesArgs(handle, gap, named) : { handle });
 }

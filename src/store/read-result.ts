@@ -1,151 +1,137 @@
 /**
- * `read_result`: the companion tool a host registers with its model, so the model can page
- * through a stored structured result instead of calling the original tool again. Pages come
- * from the same view as the first page (errors first, then the stored sort or input order), are
- * shaped under the same budget, and are joined by cursors: reading cursor after cursor returns
- * every record exactly once.
+ * `read_result` over a stored structured result. Pages come from the view the first page
+ * showed (errors first, then the stored sort or input order), kept with the result at put time,
+ * so a page costs O(page): the records of its positions are projected, shortened and fitted
+ * under the same budget, and joined by cursors, so reading cursor after cursor returns every
+ * record exactly once. A filter is one pass over the records, within the step budget, cached
+ * per (handle, filter) in the reader, so its later pages cost O(page) too.
  */
 
 import { compileProjection, projectDocument, projectRecord } from "../contract/project.js";
-import { type JsonValue, valueAt } from "../decode/json.js";
-import type { ShapedErrorCode } from "../errors/codes.js";
+import type { JsonValue } from "../decode/json.js";
 import { fitEnvelope } from "../fit/envelope.js";
 import type { ResolvedTokenizer } from "../fit/tokenizer.js";
 import { recordClassifier } from "../keep/evidence.js";
 import { shorten } from "../keep/shorten.js";
-import { compileSort, sortValues } from "../keep/sort.js";
-import { viewComparator } from "../keep/view.js";
 import {
   createFacts,
   createRecordFacts,
   type Outcome,
   type RecordFacts,
 } from "../pipeline/facts.js";
-import { buildShaped, type MetaOptions } from "../pipeline/meta.js";
-import type { Presenter } from "../pipeline/present.js";
-import type { Shaped } from "../pipeline/shaped.js";
+import { buildShaped } from "../pipeline/meta.js";
+import type { ReadArgs, ReadMeta, Shaped } from "../pipeline/shaped.js";
 import type { Unit } from "../pipeline/unit.js";
 import { count as n, outline } from "../render/describe.js";
-import {
-  type EnvelopeMode,
-  type EnvelopeParts,
-  type EnvelopeRequest,
-  recordsJson,
-} from "../render/envelope.js";
+import type { EnvelopeParts } from "../render/envelope.js";
+import { recordsJson } from "../render/envelope.js";
+import { PLAIN_PATH } from "../render/notes.js";
 import { shrinkSteps } from "../render/reduce.js";
+import type { ReadRequest } from "./args.js";
 import {
-  type Cursor,
-  decodeCursor,
-  encodeCursor,
-  type ResultStore,
-  type StoredResult,
-  type Where,
-  type WhereTest,
-} from "./store.js";
-
-/** What a page is shaped with: the reader's own slice of the options. */
-export interface PageOptions {
-  readonly maxTokens: number;
-  readonly maxStringChars: number;
-  /** Characters of records considered for one page. */
-  readonly capacity: number;
-  readonly mode: EnvelopeMode;
-  readonly presenter: Presenter;
-  readonly meta: MetaOptions;
-}
+  errorPage,
+  type FilteredView,
+  type PageOptions,
+  type ReaderState,
+  stepBudget,
+  withRead,
+} from "./page.js";
+import { type Cursor, encodeCursor, type StoredRecords, type Where } from "./store.js";
+import { compileWhere, valuesAt } from "./where.js";
 
 /**
- * One page of a stored result, shaped like the first page (the body of the handler that
- * `createResultReader` returns; loaded on its first call).
+ * One page of a stored result, shaped like the first page.
  *
  * @example
- * const page = await readPage(options, store, tokenizer, { cursor });
+ * const page = await readRecords(options, state, counter, stored, request);
  */
-export async function readPage(
+export async function readRecords(
   o: PageOptions,
-  store: ResultStore,
+  state: ReaderState,
   counter: ResolvedTokenizer,
-  args: unknown,
+  stored: StoredRecords,
+  req: ReadRequest,
 ): Promise<Shaped> {
-  const facts = createFacts();
-  facts.kind = "structured";
-  facts.format = "json";
-  const shapedOf = async (
-    request: EnvelopeRequest,
-    records: Outcome["records"] | undefined,
-  ): Promise<Shaped> => {
-    const fitted = await fitEnvelope(request, counter, o.presenter);
-    const outcome: Outcome = {
-      text: fitted.text,
-      boundary: fitted.boundary,
-      tokens: fitted.tokens,
-      tokenizer: counter.name,
-      cuts: [],
-      sections: [],
-      ...(records
-        ? { records: { ...records, shown: fitted.shown, reduced: fitted.reduced === true } }
-        : {}),
-      status: fitted.parts.status,
-    };
-    return buildShaped(facts, outcome, o.meta);
-  };
-  const fail = (code: ShapedErrorCode, message: string, retryable = false): Promise<Shaped> => {
-    facts.error = { code, message, retryable };
-    return shapedOf(
-      {
-        texts: [],
-        build: () => ({ status: "error", summary: message, data: undefined }),
-        mode: o.mode,
-        maxTokens: o.maxTokens,
-        levels: 1,
-      },
-      undefined,
-    );
-  };
-  const parsed = parseArgs(args);
-  if (typeof parsed === "string") return fail("tool/invalid-input", `read_result: ${parsed}`);
-  let stored: StoredResult | undefined;
-  try {
-    stored = await store.get(parsed.handle);
-  } catch {
-    return fail("tool/unavailable", "read_result: the result store failed; try again", true);
+  const budget = stepBudget(o.maxSteps);
+  const filtering = req.where !== undefined || req.evidence;
+  const op: ReadMeta["op"] = filtering ? "filter" : "page";
+  const refuse = (message: string) =>
+    errorPage(o, counter, "tool/invalid-input", `read_result: ${message}`, {
+      kind: "records",
+      op: "refused",
+      steps: budget.steps,
+    });
+  const records = stored.records;
+  let projection: ReturnType<typeof compileProjection> | undefined;
+  if (req.fields !== undefined) {
+    try {
+      projection = compileProjection(req.fields);
+    } catch (error) {
+      return refuse(
+        error instanceof Error
+          ? error.message.replace(/^options: /, "fields: ")
+          : "fields cannot be read",
+      );
+    }
   }
-  if (stored === undefined) {
-    return fail(
-      "tool/not-found",
-      `read_result: no stored result ${JSON.stringify(parsed.handle.slice(0, 40))} (it expired or never existed); call the original tool again`,
-    );
+  // The view: stored at put time; a filtered one is made once and cached.
+  let view: ArrayLike<number> | undefined = stored.view;
+  let total = records.length;
+  let errors = stored.errors;
+  let evidence = stored.evidence;
+  if (filtering) {
+    const filtered = filteredView(state, stored, req.where, req.evidence);
+    budget.steps += filtered.steps;
+    if (filtered.unknown.length > 0) {
+      const known = fieldNames(records[0]);
+      return refuse(
+        `no record has the field ${filtered.unknown.map((p) => JSON.stringify(p.slice(0, 60))).join(", ")} (fields of the first record: ${known || "none"})`,
+      );
+    }
+    view = filtered.indices;
+    total = filtered.indices.length;
+    errors = filtered.errors;
+    evidence = filtered.evidence;
   }
-  let view: Unit[];
-  try {
-    view = viewOf(stored, parsed.where, parsed.fields);
-  } catch (error) {
-    return fail(
-      "tool/invalid-input",
-      `read_result: ${error instanceof Error ? error.message : "invalid fields"}`,
-    );
-  }
-  const total = view.length;
-  const start = parsed.range ? parsed.range.from - 1 : parsed.offset;
+  const at = (i: number): number => (view ? (view[i] as number) : i);
+  const start = req.range ? req.range.from - 1 : (req.cursor?.offset ?? 0);
   // A cursor stops where the first page's tail began: those records were shown already.
-  const stop = parsed.range ? parsed.range.to : (parsed.end ?? total);
-  const end = Math.min(total, stop);
-  if (start >= total && total > 0) {
-    return fail(
-      "tool/invalid-input",
-      `read_result: position ${start + 1} is past the last record (${total})`,
-    );
-  }
+  const end = Math.min(total, req.range ? req.range.to : (req.cursor?.end ?? total));
+  if (start >= total && total > 0)
+    return refuse(`position ${start + 1} is past the last record (${total})`);
+  const limit = req.pageSize ?? Number.POSITIVE_INFINITY;
+  const classify = recordClassifier();
   const candidates: Unit[] = [];
   let chars = 0;
-  for (let i = start; i < end && chars < o.capacity; i++) {
-    const record = view[i] as Unit;
-    const value = record.value ?? null;
-    const display =
-      record.text.length > o.maxStringChars ? shorten(value, o.maxStringChars) : value;
-    const text = display === value ? record.text : JSON.stringify(display);
-    candidates.push({ ...record, value: display, text });
+  for (let i = start; i < end && chars < o.capacity && candidates.length < limit; i++) {
+    const index = at(i);
+    const record = records[index] as JsonValue;
+    const value =
+      projection === undefined
+        ? record
+        : projection.recordPath === undefined
+          ? projectRecord(record, projection)
+          : projectDocument(record, projection);
+    const whole = JSON.stringify(value);
+    const display = whole.length > o.maxStringChars ? shorten(value, o.maxStringChars) : value;
+    const text = display === value ? whole : JSON.stringify(display);
+    candidates.push({
+      index: index + 1,
+      value: display,
+      text,
+      repeat: 1,
+      omittedChars: 0,
+      severity: classify(record),
+    });
     chars += text.length;
+  }
+  budget.steps += candidates.length;
+  if (req.fields !== undefined && candidates.length > 0) {
+    const missing = missingFields(state, stored, req.fields, candidates.length, start, at, budget);
+    if (missing.length > 0)
+      return refuse(
+        `no record has the field ${missing.map((p) => JSON.stringify(p.slice(0, 60))).join(", ")} (fields of the first record: ${fieldNames(records[0]) || "none"})`,
+      );
   }
   const texts = candidates.map((r) => r.text);
   const order = [
@@ -154,9 +140,28 @@ export async function readPage(
   ]
     .filter(Boolean)
     .join(", then ");
-  const filter = parsed.where ? `; filter ${JSON.stringify(parsed.where).slice(0, 200)}` : "";
-  const cursorAt = (offset: number) =>
-    encodeCursor({ ...cursorOf(stored.handle, offset, parsed), ...(end < total ? { end } : {}) });
+  const filter = [
+    req.evidence ? "evidence records only" : "",
+    req.where ? `filter ${JSON.stringify(req.where).slice(0, 200)}` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
+  const cursorOf = (offset: number): Cursor => ({
+    handle: stored.handle,
+    offset,
+    ...(end < total ? { end } : {}),
+    ...(req.where !== undefined ? { where: req.where } : {}),
+    ...(req.fields !== undefined ? { fields: req.fields } : {}),
+  });
+  const nextArgs = (offset: number): ReadArgs => {
+    const args: Record<string, JsonValue> = {
+      handle: stored.handle,
+      cursor: encodeCursor(cursorOf(offset)),
+    };
+    if (req.evidence) args.evidence = true;
+    if (req.pageSize !== undefined) args.pageSize = req.pageSize;
+    return args;
+  };
   const build = (shown: number, level: number, first?: string): EnvelopeParts => {
     // A record too large to show even as an outline is skipped (and said so): the next
     // cursor always moves on.
@@ -169,30 +174,38 @@ export async function readPage(
           ? `record ${n(start + 1)} of ${n(total)} does not fit in maxTokens even as an outline; skipped`
           : `no records at ${n(start + 1)} of ${n(total)}`;
     const tailNote =
-      !more && end < total && parsed.range === undefined
+      !more && end < total && req.range === undefined
         ? `; records ${n(end + 1)}–${n(total)} were shown on the first page`
         : "";
     const shownTexts =
       first !== undefined ? [first, ...texts.slice(1, shown)] : texts.slice(0, shown);
+    const how = [order, filter].filter(Boolean).join("; ");
     return {
       status: total === 0 ? "empty" : more || shown === 0 ? "partial" : "ok",
-      summary: `${range}${level < 2 ? ` (${order}${filter})` : ""}${more ? "" : `; this is the last page${tailNote}`}`,
+      summary: `${range}${level < 2 ? ` (${how})` : ""}${more ? "" : `; this is the last page${tailNote}`}`,
       data: recordsJson(shownTexts),
       ...(more
         ? {
-            omitted: { count: end - last, reason: "token budget" },
-            next: `call read_result with {"cursor":"${cursorAt(last)}"} for the next records`,
+            // At the tightest level the summary's range says what is left: the call must fit.
+            ...(level < 3 ? { omitted: { count: end - last, reason: "token budget" } } : {}),
+            next:
+              level < 2
+                ? `call read_result with ${JSON.stringify(nextArgs(last))} for the next records`
+                : `read_result ${JSON.stringify(nextArgs(last))}`,
           }
         : {}),
     };
   };
-  facts.format = (stored.info.format as RecordFacts["format"]) ?? "json";
+  const format = (stored.info.format as RecordFacts["format"]) ?? "json";
+  const facts = createFacts();
+  facts.kind = "structured";
+  facts.format = format;
   facts.records = {
-    ...createRecordFacts((stored.info.format as RecordFacts["format"]) ?? "json"),
+    ...createRecordFacts(format),
     ...(stored.info.envelope !== undefined ? { envelope: stored.info.envelope } : {}),
     count: total,
-    errors: view.filter((r) => r.severity >= 2).length,
-    evidence: view.filter((r) => r.severity >= 1).length,
+    errors: errors ?? 0,
+    evidence: evidence ?? 0,
     handle: stored.handle,
   };
   const fitted = await fitEnvelope(
@@ -229,162 +242,125 @@ export async function readPage(
   };
   const page = await buildShaped(facts, outcome, {
     ...o.meta,
-    cursor: (_, offset) => cursorAt(offset),
+    cursor: (_, offset) => encodeCursor(cursorOf(offset)),
   });
-  return page;
-}
-
-function cursorOf(handle: string, offset: number, args: Parsed): Cursor {
-  return {
-    handle,
-    offset,
-    ...(args.where !== undefined ? { where: args.where } : {}),
-    ...(args.fields !== undefined ? { fields: args.fields } : {}),
+  const read: ReadMeta = {
+    kind: "records",
+    op,
+    steps: budget.steps,
+    ...(shown > 0 ? { from: start + 1, to: start + shown } : {}),
   };
+  return withRead(page, stored.handle, read, next < end ? nextArgs(next) : undefined);
 }
 
-interface Parsed {
-  readonly handle: string;
-  readonly offset: number;
-  readonly end?: number;
-  readonly range?: { readonly from: number; readonly to: number };
-  readonly fields?: string | readonly string[];
-  readonly where?: Where;
-}
-
-/** Checks the model's arguments; a string is what is wrong with them. */
-function parseArgs(args: unknown): Parsed | string {
-  if (args === null || typeof args !== "object" || Array.isArray(args))
-    return "arguments must be an object";
-  const a = args as Record<string, unknown>;
-  for (const key of Object.keys(a)) {
-    if (!["handle", "cursor", "range", "fields", "where"].includes(key))
-      return `unknown argument "${key.slice(0, 40)}"`;
-  }
-  let cursor: Cursor | undefined;
-  if (a.cursor !== undefined) {
-    cursor = typeof a.cursor === "string" ? decodeCursor(a.cursor) : undefined;
-    if (cursor === undefined) return "cursor is not one read_result gave out";
-  }
-  const handle = a.handle ?? cursor?.handle;
-  if (typeof handle !== "string" || handle.length === 0 || handle.length > 128)
-    return "handle must be the res_… string from the result";
-  if (cursor && cursor.handle !== handle) return "the cursor belongs to another result";
-  let range: Parsed["range"];
-  if (a.range !== undefined) {
-    const r = a.range as { from?: unknown; to?: unknown } | null;
-    if (
-      r === null ||
-      typeof r !== "object" ||
-      !Number.isSafeInteger(r.from) ||
-      !Number.isSafeInteger(r.to) ||
-      (r.from as number) < 1 ||
-      (r.to as number) < (r.from as number)
-    ) {
-      return "range must be { from, to } with 1 <= from <= to";
-    }
-    range = { from: r.from as number, to: r.to as number };
-  }
-  // A cursor carries its view: later pages keep the filter and fields of the first.
-  const fields = cursor ? cursor.fields : a.fields;
-  if (
-    fields !== undefined &&
-    typeof fields !== "string" &&
-    !(Array.isArray(fields) && fields.every((f) => typeof f === "string"))
-  ) {
-    return "fields must be a string or a list of strings";
-  }
-  const where = cursor ? cursor.where : a.where;
-  if (
-    where !== undefined &&
-    (where === null ||
-      typeof where !== "object" ||
-      Array.isArray(where) ||
-      Object.keys(where).length > 16)
-  ) {
-    return "where must be an object of at most 16 fields";
-  }
-  return {
-    handle,
-    offset: cursor?.offset ?? 0,
-    ...(cursor?.end !== undefined ? { end: cursor.end } : {}),
-    ...(range ? { range } : {}),
-    ...(fields !== undefined ? { fields: fields as string | readonly string[] } : {}),
-    ...(where !== undefined ? { where: where as Where } : {}),
-  };
-}
-
-function matches(record: JsonValue, where: Where): boolean {
-  for (const [path, test] of Object.entries(where)) {
-    const v = valueAt(record, path.split("."));
-    if (test !== null && typeof test === "object" && !Array.isArray(test)) {
-      const t = test as WhereTest;
-      if (t.eq !== undefined && !same(v, t.eq)) return false;
-      if (t.ne !== undefined && same(v, t.ne)) return false;
-      if (t.in !== undefined && !(Array.isArray(t.in) && t.in.some((x) => same(v, x))))
-        return false;
-      if (
-        t.contains !== undefined &&
-        !(typeof v === "string" && v.toLowerCase().includes(String(t.contains).toLowerCase()))
-      )
-        return false;
-      for (const op of ["gt", "gte", "lt", "lte"] as const) {
-        const bound = t[op];
-        if (bound === undefined) continue;
-        if (typeof v !== typeof bound || (typeof v !== "number" && typeof v !== "string"))
-          return false;
-        const c = (v as number | string) < bound ? -1 : (v as number | string) > bound ? 1 : 0;
-        if (
-          (op === "gt" && c <= 0) ||
-          (op === "gte" && c < 0) ||
-          (op === "lt" && c >= 0) ||
-          (op === "lte" && c > 0)
-        )
-          return false;
-      }
-    } else if (!same(v, test as JsonValue)) return false;
-  }
-  return true;
-}
-
-function same(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  return (
-    a === b ||
-    (a !== null &&
-      b !== null &&
-      typeof a === "object" &&
-      typeof b === "object" &&
-      JSON.stringify(a) === JSON.stringify(b))
-  );
-}
-
-/** The stored records filtered, projected, and in view order (the first page's order). */
-function viewOf(
-  stored: StoredResult,
+/** The view filtered by `where` (and to evidence), in view order: one pass, then cached. */
+function filteredView(
+  state: ReaderState,
+  stored: StoredRecords,
   where: Where | undefined,
-  fields: string | readonly string[] | undefined,
-): Unit[] {
-  const sort = stored.info.sort ? compileSort(stored.info.sort) : undefined;
-  const projection = fields !== undefined ? compileProjection(fields) : undefined;
+  evidenceOnly: boolean,
+): FilteredView {
+  const key = `${stored.handle}\u0000${evidenceOnly ? 1 : 0}\u0000${JSON.stringify(where ?? null)}`;
+  const held = state.filters.get(key);
+  if (held) return held;
+  if (evidenceOnly && !where && stored.info.errorsFirst && stored.evidence !== undefined) {
+    // Evidence comes first in the stored view: it is the view's first records, no pass needed.
+    const indices = Int32Array.from(stored.view ? stored.view.slice(0, stored.evidence) : []);
+    if (indices.length === stored.evidence) {
+      const view = {
+        indices,
+        errors: stored.errors ?? 0,
+        evidence: stored.evidence,
+        unknown: [],
+        steps: 0,
+      };
+      state.filters.set(key, view);
+      return view;
+    }
+  }
+  const filter = where ? compileWhere(where) : undefined;
+  const seen: boolean[] = [];
   const classify = recordClassifier();
-  const units: Unit[] = [];
-  stored.records.forEach((record, index) => {
-    if (where && !matches(record, where)) return;
-    const value =
-      projection === undefined
-        ? record
-        : projection.recordPath === undefined
-          ? projectRecord(record, projection)
-          : projectDocument(record, projection);
-    units.push({
-      index: index + 1,
-      value,
-      text: JSON.stringify(value),
-      repeat: 1,
-      omittedChars: 0,
-      severity: classify(record),
-      key: sortValues(sort, record),
-    });
-  });
-  return units.sort(viewComparator(sort, stored.info.errorsFirst));
+  const records = stored.records;
+  const view = stored.view;
+  const out: number[] = [];
+  let errors = 0;
+  let evidence = 0;
+  let steps = 0;
+  for (let i = 0; i < records.length; i++) {
+    const index = view ? (view[i] as number) : i;
+    const record = records[index] as JsonValue;
+    if (filter && !filter.test(record, seen)) continue;
+    steps++;
+    const severity = classify(record);
+    if (evidenceOnly && severity < 1) continue;
+    if (severity >= 1) evidence++;
+    if (severity >= 2) errors++;
+    out.push(index);
+  }
+  const unknown = filter ? filter.paths.filter((_, i) => seen[i] !== true) : [];
+  const result: FilteredView = {
+    indices: Int32Array.from(out),
+    errors,
+    evidence,
+    unknown: records.length > 0 ? unknown : [],
+    steps: steps + (filter?.steps ?? 0),
+  };
+  state.filters.set(key, result);
+  return result;
 }
+
+/**
+ * Plain field paths of `fields` that no record has: first looked for in the page's records,
+ * then (only for a path the page lacks) in every record, once per handle and path.
+ */
+function missingFields(
+  state: ReaderState,
+  stored: StoredRecords,
+  fields: string | readonly string[],
+  count: number,
+  start: number,
+  at: (i: number) => number,
+  budget: { steps: number },
+): string[] {
+  const paths = (typeof fields === "string" ? fields.split(",") : fields)
+    .map((p) => p.trim())
+    .filter((p) => PLAIN_PATH.test(p));
+  if (paths.length === 0) return [];
+  let known = state.paths.get(stored.handle);
+  if (!known) {
+    known = new Map();
+    state.paths.set(stored.handle, known);
+  }
+  const missing: string[] = [];
+  const has = (record: JsonValue, segments: string[]) => valuesAt(record, segments).length > 0;
+  for (const path of paths) {
+    const segments = path.replace(/\[\*\]/g, "").split(".");
+    let found = known.get(path);
+    if (found === undefined) {
+      found = false;
+      for (let i = 0; i < count && !found; i++)
+        found = has(stored.records[at(start + i)] as JsonValue, segments);
+      for (let i = 0; i < stored.records.length && !found; i++) {
+        budget.steps++;
+        found = has(stored.records[i] as JsonValue, segments);
+      }
+      known.set(path, found);
+    }
+    if (!found) missing.push(path);
+  }
+  return missing;
+}
+
+/** The first record's top-level keys, for an error that names the fields there are. */
+function fieldNames(record: JsonValue | undefined): string {
+  if (record === null || typeof record !== "object" || Array.isArray(record)) return "";
+  const keys = Object.keys(record);
+  return keys
+    .slice(0, 12)
+    .map((k) => (PLAIN_PATH.test(k) ? k : JSON.stringify(k.slice(0, 40))))
+    .join(", ")
+    .concat(keys.length > 12 ? `, … (${keys.length} in all)` : "");
+}
+
+export { errorPage };

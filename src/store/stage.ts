@@ -1,29 +1,32 @@
 /**
- * The store stage, beside the pipeline: a result that was cut is kept whole (cleaned: what the
- * store receives went through redaction) behind a content-derived handle, for `read_result`. A
- * store that refuses or fails costs the handle, never the result.
+ * The store stage, beside the pipeline: a result is kept whole (cleaned: what the store
+ * receives went through redaction) behind a content-derived handle, for `read_result`. Records
+ * are tapped from keep one by one; text is tapped from the line decoder after the redaction
+ * filter and written part by part as it streams. A store that refuses or fails costs the
+ * handle, never the result.
  */
-import type { KeptInput, RecordTap } from "../keep/stage.js";
+import type { KeptInput, RecordTap, TextTap } from "../keep/stage.js";
+import type { RunFacts } from "../pipeline/facts.js";
 import type { Stage } from "../pipeline/run.js";
-import {
-  createStoreWriter,
-  type ResultStore,
-  type StoredInfo,
-  type StoredResult,
-} from "./store.js";
+import { createRecordsWriter, type RecordsWriter } from "./records-writer.js";
+import type { ResultStore, StoredInfo, StoredResult } from "./store.js";
+import { createTextWriter, type TextWriter } from "./text-writer.js";
 
 export interface StoreStageOptions {
   readonly store: ResultStore | undefined;
-  /** A result larger than this many characters of JSON is not stored. */
+  /** A result larger than this many characters (records' JSON, or text) is not stored. */
   readonly maxChars: number;
   readonly info: Omit<StoredInfo, "format" | "envelope">;
 }
 
-type Writer = ReturnType<typeof createStoreWriter> & RecordTap;
+type Writer = RecordsWriter & RecordTap;
+type TextWriterTap = TextWriter & TextTap;
 
 export interface StoreStage extends Stage<KeptInput, KeptInput> {
   /** A fresh writer for one result, for keep to tap every record into; none without a store. */
   readonly tap: (() => RecordTap) | undefined;
+  /** A fresh text writer for one result; none without a store that keeps parts. */
+  readonly textTap: (() => TextTap) | undefined;
 }
 
 /**
@@ -31,34 +34,73 @@ export interface StoreStage extends Stage<KeptInput, KeptInput> {
  * const store = createStoreStage({ store: createMemoryStore(), maxChars: 32 << 20, info: { errorsFirst: true } });
  */
 export function createStoreStage(o: StoreStageOptions): StoreStage {
-  const writers = new WeakSet<RecordTap>();
+  const writers = new WeakSet<object>();
+  const store = o.store;
+  const keepsText =
+    store !== undefined &&
+    typeof store.putPart === "function" &&
+    typeof store.getPart === "function";
   return {
     name: "store",
     tap:
-      o.store === undefined
+      store === undefined
         ? undefined
         : () => {
-            const writer = createStoreWriter(o.maxChars);
-            const tap: Writer = { ...writer, record: (value, text) => writer.add(value, text) };
+            const writer = createRecordsWriter(o.maxChars, o.info);
+            const tap: Writer = { ...writer, record: writer.add };
             writers.add(tap);
             return tap;
           },
+    textTap: !keepsText
+      ? undefined
+      : () => {
+          const writer: TextWriterTap = createTextWriter(store, o.maxChars);
+          writers.add(writer);
+          return writer;
+        },
     async run(kept, ctx) {
-      const records = ctx.facts.records;
-      const tap = kept.tap;
-      if (!o.store || !records || !tap || !writers.has(tap)) return kept;
-      if (records.refusal || records.violation || records.shape !== "records") return kept;
-      const stored = await (tap as Writer).finish({
-        ...o.info,
-        format: records.format,
-        ...(records.envelope !== undefined ? { envelope: records.envelope } : {}),
-      });
-      if (stored === undefined) return kept;
-      const put = await Promise.resolve()
-        .then(() => o.store?.put(stored as StoredResult))
-        .catch(() => false);
-      if (put !== false) records.handle = stored.handle;
+      if (!store) return kept;
+      const facts = ctx.facts;
+      const records = facts.records;
+      if (records) {
+        const tap = kept.tap;
+        if (!tap || !writers.has(tap)) return kept;
+        if (records.refusal || records.violation || records.shape !== "records") return kept;
+        const stored = await (tap as Writer).finish({
+          ...o.info,
+          format: records.format,
+          ...(records.envelope !== undefined ? { envelope: records.envelope } : {}),
+        });
+        const handle = stored && (await keep(store, stored));
+        if (handle) {
+          records.handle = handle;
+          facts.handle = handle;
+        }
+        return kept;
+      }
+      const text = kept.textTap;
+      if (!text || !writers.has(text)) return kept;
+      const stored = await (text as TextWriterTap).finish(textInfo(o.info, facts));
+      const handle = stored && (await keep(store, stored));
+      if (handle) facts.handle = handle;
       return kept;
     },
+  };
+}
+
+/** Puts the result; its handle, or undefined when the store refused or failed. */
+async function keep(store: ResultStore, stored: StoredResult): Promise<string | undefined> {
+  const put = await Promise.resolve()
+    .then(() => store.put(stored))
+    .catch(() => false);
+  return put === false ? undefined : stored.handle;
+}
+
+function textInfo(info: StoreStageOptions["info"], facts: RunFacts): StoredInfo {
+  return {
+    ...(info.tool !== undefined ? { tool: info.tool } : {}),
+    format: facts.format,
+    ...(facts.kind === "command" ? { kind: "command" } : {}),
+    errorsFirst: false,
   };
 }

@@ -1,24 +1,80 @@
 /**
- * Where a full structured result waits for the model to ask for more. The result is stored
- * already cleaned (redacted, projected), under a handle derived from its content, and read back
- * by `read_result` page by page through opaque cursors.
+ * Where a full result waits for the model to ask for more: records, or the text of a log,
+ * command output or page. It is stored already cleaned (redacted, projected), under a handle
+ * derived from its content, and read back by `read_result`: records page by page through opaque
+ * cursors, text by line ranges, greps and its evidence. The form is documented in
+ * docs/read-back.md for stores of other kinds (IndexedDB, Workers KV, R2).
  */
 import type { JsonValue } from "../decode/json.js";
-import { sha256Hex } from "../intake/digest.js";
+import type { SectionName } from "../pipeline/unit.js";
 
-/** A result as stored: its records in input order and what the view over them needs. */
-export interface StoredResult {
+/**
+ * A result as stored: its records (the default, `kind` absent), or the manifest of a text result
+ * whose text sits in parts under their own keys (`putPart` / `getPart`).
+ */
+export type StoredResult = StoredRecords | StoredText;
+
+/** A structured result: its records in input order and what the view over them needs. */
+export interface StoredRecords {
   readonly handle: string;
+  readonly kind?: "records";
   /** Records, cleaned and projected, in input order. */
   readonly records: readonly JsonValue[];
   /** Approximate size: characters of the records' compact JSON. */
   readonly chars: number;
   readonly info: StoredInfo;
+  /**
+   * The view the first page showed, kept at put time so a page costs O(page): record indices
+   * (0-based) in view order (evidence first, then the sort or input order). Absent: input order.
+   */
+  readonly view?: readonly number[];
+  /** Records of an error severity or worse, and of any evidence severity (warnings included). */
+  readonly errors?: number;
+  readonly evidence?: number;
+}
+
+/**
+ * A text result (a log, command output, a web page's text, after redaction): a manifest of
+ * parts, each about 1 MiB of text under its content key (`part_<sha256 prefix>`), written part
+ * by part while the text streamed.
+ */
+export interface StoredText {
+  readonly handle: string;
+  readonly kind: "text";
+  /** Characters of text in all parts. */
+  readonly chars: number;
+  readonly info: StoredInfo;
+  /** Every part, section by section in the order of `sections`, each in text order. */
+  readonly parts: readonly StoredPart[];
+  /** Lines in all sections. */
+  readonly lines: number;
+  /** The text sections (command output has stdout and stderr); each owns `parts` entries of `parts`. */
+  readonly sections: readonly StoredSection[];
+}
+
+export interface StoredPart {
+  /** The key the part's text is stored under (`part_` and 32 hex digits of its SHA-256). */
+  readonly key: string;
+  /** Line breaks (`\n`) in the part: the line numbers of the parts before it add up from these. */
+  readonly lines: number;
+  readonly chars: number;
+}
+
+export interface StoredSection {
+  readonly name: SectionName;
+  /** Lines of the section, numbered from 1 as the first page's markers number them. */
+  readonly lines: number;
+  readonly chars: number;
+  /** How many consecutive entries of `parts` are this section's. */
+  readonly parts: number;
 }
 
 export interface StoredInfo {
   readonly tool?: string;
+  /** `json`, `ndjson`, `csv`, `tsv` for records; `text`, `markdown`, `html`, `binary` for text. */
   readonly format: string;
+  /** Text: `command` for command output. */
+  readonly kind?: string;
   readonly envelope?: string;
   /** The sort the first page used (`"updated_at desc"`); pages keep it. */
   readonly sort?: string;
@@ -28,146 +84,26 @@ export interface StoredInfo {
   readonly errorsFirst: boolean;
 }
 
+/** What a store's calls may return: the value, or a promise of it (IndexedDB, KV, R2). */
+type Maybe<T> = T | Promise<T>;
+
 /**
  * Storage for full results. Implementations may be synchronous or asynchronous (IndexedDB,
- * Workers KV); `get` of an unknown or expired handle returns undefined.
+ * Workers KV, R2); `get` of an unknown or expired handle returns undefined. A store without
+ * `putPart` and `getPart` keeps records only: text results then get no handle.
  */
 export interface ResultStore {
   /** Keeps a result; `false` says it was not kept (too large), and no handle is given out. */
-  put(result: StoredResult): boolean | undefined | Promise<boolean | undefined>;
-  get(handle: string): StoredResult | undefined | Promise<StoredResult | undefined>;
-}
-
-export interface MemoryStoreOptions {
-  /** Characters held in total; least recently used results are evicted first. Default 64 Mi. */
-  readonly maxChars?: number;
-  /** How long a result lives, in milliseconds. Default 30 minutes. */
-  readonly ttlMs?: number;
-  /** Clock, for tests. Default `Date.now`. */
-  readonly now?: () => number;
-}
-
-export interface MemoryResultStore extends ResultStore {
-  readonly size: number;
-  readonly chars: number;
-  delete(handle: string): boolean;
-  clear(): void;
-}
-
-/**
- * An in-memory store: LRU by characters, with a time to live. One per host (or per user
- * session); nothing is shared between instances.
- *
- * @example
- * const store = createMemoryStore({ maxChars: 32 << 20, ttlMs: 10 * 60_000 });
- * const shaped = await shape(rows, { maxTokens: 2000, store });
- */
-export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryResultStore {
-  const maxChars = options.maxChars ?? 64 << 20;
-  const ttl = options.ttlMs ?? 30 * 60_000;
-  const now = options.now ?? Date.now;
-  const entries = new Map<string, { result: StoredResult; expires: number }>();
-  let chars = 0;
-
-  function remove(handle: string): boolean {
-    const entry = entries.get(handle);
-    if (entry === undefined) return false;
-    entries.delete(handle);
-    chars -= entry.result.chars;
-    return true;
-  }
-
-  return {
-    put(result) {
-      remove(result.handle);
-      // A result larger than the whole store is not kept (the shaped output says so).
-      if (result.chars > maxChars) return false;
-      entries.set(result.handle, { result, expires: now() + ttl });
-      chars += result.chars;
-      for (const handle of entries.keys()) {
-        if (chars <= maxChars) break;
-        remove(handle);
-      }
-      return true;
-    },
-    get(handle) {
-      const entry = entries.get(handle);
-      if (entry === undefined) return undefined;
-      if (entry.expires <= now()) {
-        remove(handle);
-        return undefined;
-      }
-      // Most recently used goes last.
-      entries.delete(handle);
-      entries.set(handle, entry);
-      return entry.result;
-    },
-    delete: remove,
-    clear() {
-      entries.clear();
-      chars = 0;
-    },
-    get size() {
-      return entries.size;
-    },
-    get chars() {
-      return chars;
-    },
-  };
-}
-
-/**
- * Collects records for the store and derives the handle from their content: records are hashed
- * in blocks of about 1 MiB of JSON, and the handle is a hash of the block hashes and the view
- * settings, so the same result always gets the same handle.
- */
-export function createStoreWriter(maxChars: number): {
-  add(record: JsonValue, text: string): void;
-  /** The stored result, or undefined when it grew past `maxChars` (nothing is kept then). */
-  finish(info: StoredInfo): Promise<StoredResult | undefined>;
-} {
-  let records: JsonValue[] | undefined = [];
-  let chars = 0;
-  let block: string[] = [];
-  let blockChars = 0;
-  const digests: Array<Promise<string>> = [];
-  const flush = () => {
-    if (block.length === 0) return;
-    digests.push(sha256Hex(block.join("\n")));
-    block = [];
-    blockChars = 0;
-  };
-  return {
-    add(record, text) {
-      if (records === undefined) return;
-      chars += text.length;
-      if (chars > maxChars) {
-        records = undefined;
-        block = [];
-        return;
-      }
-      records.push(record);
-      block.push(text);
-      blockChars += text.length;
-      if (blockChars >= 1 << 20) flush();
-    },
-    async finish(info) {
-      if (records === undefined) return undefined;
-      flush();
-      const parts = await Promise.all(digests);
-      const settings = JSON.stringify([
-        info.format,
-        info.envelope ?? "",
-        info.sort ?? "",
-        info.projection ?? "",
-        info.errorsFirst,
-      ]);
-      const digest = await sha256Hex(
-        `airlock-result\u0000${settings}\u0000${records.length}\u0000${parts.join(",")}`,
-      );
-      return { handle: `res_${digest.slice(0, 24)}`, records, chars, info };
-    },
-  };
+  put(result: StoredResult): Maybe<boolean | undefined>;
+  get(handle: string): Maybe<StoredResult | undefined>;
+  /**
+   * Keeps one part of a text result under its content key, before its manifest is `put`. The
+   * same key always holds the same text, so a part already kept may be kept once. `false`: not
+   * kept (the result is then not stored).
+   */
+  putPart?(key: string, text: string): Maybe<boolean | undefined>;
+  /** The text of a part, or undefined when it is gone. */
+  getPart?(key: string): Maybe<string | undefined>;
 }
 
 /** Where a page starts in a stored result's view, and the view's settings. */

@@ -1,7 +1,8 @@
 /**
  * The playground, built for production and served by `vite preview` under its strict CSP, driven
  * in Debian's Chromium: every built-in sample, a budget change, paste, a file drop, cancelling a
- * 50 MB job; no console error, no page error and no CSP violation anywhere in the run.
+ * 50 MB job, the read-more panel's read_result calls; no console error, no page error and no CSP
+ * violation anywhere in the run.
  * Screenshots of the main views go to test-results/playground/ (git-ignored).
  */
 import { mkdirSync } from "node:fs";
@@ -304,6 +305,89 @@ describe("playground (built, served under its CSP, in Chromium)", () => {
     expect(after.state).toBe("done");
     expect(after.text).toContain("AssertionError");
   }, 120_000);
+
+  it("the read-more panel issues read_result calls and shows exactly what the model gets back", async () => {
+    /** Clicks, waits for the next finished read, and reads the panel. */
+    const readMore = async (action: () => Promise<unknown>) => {
+      const before = await page.evaluate(() => Number(document.body.dataset.reads ?? 0));
+      await action();
+      await page.waitForFunction((n) => Number(document.body.dataset.reads ?? 0) > n, before, {
+        timeout: 60_000,
+      });
+      return page.evaluate(() => {
+        const text = (s: string) => document.querySelector(s)?.textContent ?? "";
+        const counts = /^([\d,]+) of ([\d,]+) tokens/.exec(text("#read-tokens"));
+        const num = (s: string | undefined) => Number((s ?? "NaN").replace(/,/g, ""));
+        return {
+          out: text("#read-out"),
+          call: text("#read-call"),
+          tokens: num(counts?.[1]),
+          budget: num(counts?.[2]),
+          status: text("#read-tokens"),
+        };
+      });
+    };
+    // The 50 MB log: stored in the worker, its handle in the text and in the panel.
+    const log = await selectSample("app-log");
+    const handle = /read_result \{"handle":"(res_[0-9a-f]{24})"/.exec(log.text)?.[1];
+    expect(handle).toBeDefined();
+    expect(await page.textContent("#read-handle")).toContain(`Stored as ${handle}`);
+    // The next page is the call the text names; the panel shows the page as the model reads it.
+    const named = /read_result (\{[^\]]*\}) \(it also takes/.exec(log.text)?.[1] as string;
+    const first = await readMore(() => page.click("#read-next"));
+    expect(first.call).toBe(`read_result ${named}`);
+    expect(first.out.startsWith('<untrusted-data source="tool:read_result"')).toBe(true);
+    expect(first.out).toMatch(/\[airlock: omitted lines 1-\d+ of [\d]+\]/);
+    expect(first.tokens).toBeLessThanOrEqual(first.budget);
+    const second = await readMore(() => page.click("#read-next"));
+    expect(second.call).not.toBe(first.call);
+    expect(second.out).toContain("to read on call read_result");
+    // A line range, and a grep that finds the error in the middle of the 50 MB.
+    await page.fill("#read-from", "100");
+    await page.fill("#read-to", "104");
+    const lines = await readMore(() => page.click("#read-lines"));
+    expect(lines.call).toBe(`read_result {"handle":"${handle}","lines":{"from":100,"to":104}}`);
+    expect(lines.out).toContain("[airlock: omitted lines 1-99 of");
+    expect(
+      lines.out
+        .split("\n")
+        .filter((l) => !l.startsWith("[airlock") && !l.includes("untrusted-data")),
+    ).toHaveLength(5);
+    await page.fill("#read-grep", "charge failed");
+    const grep = await readMore(() => page.click("#read-grep-go"));
+    expect(grep.out).toContain("charge failed: upstream timeout after 30000ms");
+    expect(grep.tokens).toBeLessThanOrEqual(grep.budget);
+    const bad = await readMore(async () => {
+      await page.fill("#read-grep", "/(a)\\1/");
+      await page.click("#read-grep-go");
+    });
+    expect(bad.out).toContain("backreferences are not supported");
+    expect(bad.status).toContain("error");
+    await page.locator(".read-view").screenshot({ path: `${screens}/read-more-log.png` });
+
+    // Records: a filter, paged on with the cursor the page names.
+    await selectSample("issues");
+    expect(await page.isDisabled("#read-filter")).toBe(false);
+    expect(await page.isDisabled("#read-grep-go")).toBe(true);
+    await page.fill("#read-where", '{"state": "open", "comments": {"gte": "3"}}');
+    const open = await readMore(() => page.click("#read-filter"));
+    const data = /\ndata: (\[[\s\S]*?\n\])\n/.exec(open.out)?.[1];
+    const records = JSON.parse(data ?? "[]") as Array<{ state: string; comments: number }>;
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.every((r) => r.state === "open" && r.comments >= 3)).toBe(true);
+    expect(open.tokens).toBeLessThanOrEqual(open.budget);
+    if (open.out.includes('"cursor":"cur_')) {
+      const more = await readMore(() => page.click("#read-next"));
+      expect(more.call).toContain('"cursor":"cur_');
+      expect(more.out).toContain("records");
+    }
+    const unknown = await readMore(async () => {
+      await page.fill("#read-where", '{"stat": "open"}');
+      await page.click("#read-filter");
+    });
+    expect(unknown.out).toContain('no record has the field "stat"');
+    await page.locator(".read-view").screenshot({ path: `${screens}/read-more-records.png` });
+  }, 180_000);
 
   it("reported no console error, page error or CSP violation", async () => {
     const violations = await page.evaluate(

@@ -375,8 +375,13 @@ describe("structured review: holds", () => {
       expect(page.meta.error?.code, JSON.stringify(args)).toBe("tool/invalid-input");
       await within(page, 300);
     }
+    // Issue 16: `in` without a list, and a field no record has, are errors that name them.
     const odd = await read({ handle, where: { n: { gt: "5" }, state: { in: "open" } } });
-    expect(odd.status).toBe("empty");
+    expect(odd.meta.error?.code).toBe("tool/invalid-input");
+    expect(odd.text).toContain("where.state.in takes a list");
+    const unknown = await read({ handle, where: { n: { gt: "5" } } });
+    expect(unknown.meta.error?.code).toBe("tool/invalid-input");
+    expect(unknown.text).toContain('no record has the field "n"');
   });
 
   it("adversarial sizes stay bounded: 16 MiB of '[', a 100 MB NDJSON line, a never-closed CSV quote, 1 MB regex bait", async () => {

@@ -1,0 +1,336 @@
+/**
+ * `read_result` over a stored text result: a range of lines, the context around one line, the
+ * lines a `grep` matches, or the evidence lines (the one severity scale of the first page), in
+ * line order, page after page. Each page reads only the parts it needs (a range costs O(page));
+ * a search reads on from where the last page stopped, within the call's step budget, and says
+ * where it stopped. Each page's closing marker names the call that reads on.
+ */
+import type { ResolvedTokenizer } from "../fit/tokenizer.js";
+import { anchorScanner, lineClassifier } from "../keep/evidence.js";
+import { createFacts, createSectionFacts, type Outcome } from "../pipeline/facts.js";
+import { noteMarker } from "../pipeline/markers.js";
+import { buildShaped } from "../pipeline/meta.js";
+import { readCall } from "../pipeline/read-back.js";
+import type { ReadArgs, ReadMeta, Shaped } from "../pipeline/shaped.js";
+import type { SectionName } from "../pipeline/unit.js";
+import type { ReadRequest } from "./args.js";
+import { compileGrep, type Matcher, type StepBudget } from "./grep.js";
+import { errorPage, type PageOptions, type ReaderState, stepBudget, withRead } from "./page.js";
+import type { ResultStore, StoredText } from "./store.js";
+import { fitTextPage, type PageLine } from "./text-page.js";
+import { type SectionText, type StoredLine, scannerProbe, sectionsOf } from "./text-source.js";
+
+/** Lines of context on each side of `around`'s line, unless `pageSize` says otherwise. */
+const AROUND = 20;
+
+type Op = "lines" | "around" | "grep" | "evidence";
+
+/**
+ * @example
+ * const page = await readText(options, state, store, counter, manifest, request);
+ */
+export async function readText(
+  o: PageOptions,
+  state: ReaderState,
+  store: ResultStore,
+  counter: ResolvedTokenizer,
+  stored: StoredText,
+  req: ReadRequest,
+): Promise<Shaped> {
+  const budget = stepBudget(o.maxSteps);
+  const op: Op =
+    req.grep !== undefined
+      ? "grep"
+      : req.evidence
+        ? "evidence"
+        : req.around !== undefined
+          ? "around"
+          : "lines";
+  const refuse = (message: string) =>
+    errorPage(o, counter, "tool/invalid-input", `read_result: ${message}`, {
+      kind: "text",
+      op: "refused",
+      steps: budget.steps,
+    });
+  const all = sectionsOf(stored, store, state.parts, o.lineCap);
+  // Shown as the first page shows them: stderr first (it is where a failing command says why).
+  const ordered = [...all].sort((a, b) => rank(a.name) - rank(b.name));
+  const names = ordered.map((s) => s.name).join(", ");
+  let start: SectionText | undefined;
+  if (req.section !== undefined) {
+    start = ordered.find((s) => s.name === req.section);
+    if (!start) return refuse(`this result has no ${req.section} (it has ${names})`);
+  } else if (op === "grep" || op === "evidence") {
+    start = ordered[0];
+  } else {
+    // A range of a command's output without a section reads its longest stream.
+    start = ordered.reduce((a, b) => (b.lines > a.lines ? b : a));
+  }
+  if (start === undefined) return refuse("the stored result holds no text");
+  const named = ordered.length > 1;
+  const limit = Math.min(req.pageSize ?? 1000, 1000);
+
+  let matcher: Matcher | undefined;
+  if (op === "grep") {
+    const m = compileGrep(req.grep as string);
+    if (typeof m === "string") return refuse(m);
+    matcher = m;
+  } else if (op === "evidence") {
+    matcher = evidenceMatcher();
+  }
+
+  const candidates: PageLine[] = [];
+  let chars = 0;
+  // A search stops once it holds about a page (at two characters a token, which log lines full
+  // of numbers come close to): what it found past that is found again by the next call.
+  const capacity =
+    op === "grep" || op === "evidence" ? Math.min(o.capacity, o.maxTokens * 4) : o.capacity;
+  const room = () => candidates.length < limit && chars < capacity;
+  const take = (section: SectionName) => (line: StoredLine) => {
+    candidates.push({ ...line, section });
+    chars += line.text.length + 1;
+    return room();
+  };
+  const from = req.lines?.from ?? 1;
+  let header: string[] = [];
+  /** A line a search passed over: it alone needs more steps than one call may take. */
+  let unsearched: number | undefined;
+  /** Where a search stopped: the first line it did not look at, in `section`. */
+  let scanEnd: { section: SectionText; line: number } | undefined;
+  const sections: SectionText[] = [];
+
+  if (op === "around") {
+    const at = req.around as number;
+    if (at > start.lines)
+      return refuse(`line ${at} is past the last line (${start.lines}) of ${start.name}`);
+    const context =
+      req.pageSize !== undefined ? Math.max(0, Math.floor((req.pageSize - 1) / 2)) : AROUND;
+    const lo = Math.max(1, at - context);
+    const hi = Math.min(start.lines, at + context);
+    const window: PageLine[] = [];
+    await start.walk(
+      lo,
+      (line) => {
+        window.push({ ...line, section: start.name });
+        return line.index < hi;
+      },
+      budget,
+    );
+    // Nearest first, so the window shrinks evenly around the line when the budget is short.
+    window.sort((a, b) => Math.abs(a.index - at) - Math.abs(b.index - at) || a.index - b.index);
+    for (const line of window) candidates.push(line);
+    sections.push(start);
+    header = [
+      noteMarker(
+        `read_result: ${start.name === "text" ? "" : `${start.name} `}lines around line ${at}`,
+      ),
+    ];
+  } else if (op === "lines") {
+    if (from > start.lines && start.lines > 0)
+      return refuse(`line ${from} is past the last line (${start.lines}) of ${start.name}`);
+    const to = Math.min(req.lines?.to ?? start.lines, start.lines);
+    const keep = take(start.name);
+    await start.walk(from, (line) => keep(line) && line.index < to, budget, { until: to });
+    sections.push(start);
+  } else {
+    const to = req.lines?.to;
+    const test = matcher as Matcher;
+    let searched = 0;
+    // Section after section in the order shown, from `from` in the first; `lines.to` bounds the
+    // first section only, and then the search ends there.
+    for (const s of ordered.slice(ordered.indexOf(start))) {
+      const begin = s === start ? from : 1;
+      const end = s === start && to !== undefined ? Math.min(to, s.lines) : s.lines;
+      sections.push(s);
+      const keep = take(s.name);
+      let stopAt: number | undefined;
+      const next =
+        begin > end
+          ? begin
+          : await s.walk(
+              begin,
+              (line) => {
+                // The whole line is searched, not the part of it a page would show.
+                const hit = test.test(line.search, budget);
+                if (!hit && budget.stopped) {
+                  // The budget ran out before this line was searched: the next call starts
+                  // here, unless it is the first line of the call (one line that alone needs
+                  // more steps than a call may take is passed over, and said so).
+                  if (searched > 0) stopAt = line.index;
+                  else unsearched = line.index;
+                  return false;
+                }
+                searched++;
+                if (hit && !keep(line)) return false;
+                return line.index < end && !budget.stopped;
+              },
+              budget,
+              { until: end, ...(test.probe ? { probe: test.probe } : {}) },
+            );
+      scanEnd = { section: s, line: stopAt ?? next };
+      if (!room() || budget.stopped || scanEnd.line <= end || to !== undefined) break;
+    }
+    const what = matcher?.describe ?? "";
+    const range = req.lines ? `, from line ${from}${to !== undefined ? ` to ${to}` : ""}` : "";
+    header = [
+      noteMarker(
+        `read_result: ${op === "evidence" ? "evidence lines (errors, warnings, stand-outs)" : what}${range}`,
+      ),
+    ];
+    if (unsearched !== undefined && scanEnd) {
+      header.push(
+        noteMarker(
+          `line ${unsearched}${named ? ` of ${scanEnd.section.name}` : ""} was not searched: it needs more steps than one call may take`,
+        ),
+      );
+    }
+  }
+
+  const base: ReadArgs = { handle: stored.handle };
+  const withSize = (args: Record<string, unknown>): ReadArgs =>
+    ({ ...args, ...(req.pageSize !== undefined ? { pageSize: req.pageSize } : {}) }) as ReadArgs;
+  const search =
+    op === "grep" ? { grep: req.grep as string } : op === "evidence" ? { evidence: true } : {};
+
+  /** The call that reads on after the first `k` candidates, or undefined at the end. */
+  const nextArgs = (k: number): ReadArgs | undefined => {
+    const to = req.lines?.to;
+    const within = (section: SectionName) => (named ? { section } : {});
+    if (op === "lines" || op === "around") {
+      const shown = candidates.slice(0, k);
+      let last = 0;
+      for (const c of shown) if (c.index > last) last = c.index;
+      const s = start as SectionText;
+      const count = Math.max(1, shown.length);
+      if (last > 0 && last < s.lines) {
+        // The next page asks for as many lines as this one was asked for (or showed): a page
+        // the budget cut short does not make the ones after it shorter.
+        const asked = req.pageSize ?? (op === "lines" && to !== undefined ? to - from + 1 : count);
+        const until = last + Math.max(asked, count);
+        return withSize({
+          ...base,
+          ...within(s.name),
+          lines: { from: last + 1, to: Math.min(s.lines, until) },
+        });
+      }
+      const after = ordered[ordered.indexOf(s) + 1];
+      return after && after.lines > 0 && last > 0
+        ? withSize({
+            ...base,
+            section: after.name,
+            lines: { from: 1, to: Math.min(after.lines, count) },
+          })
+        : undefined;
+    }
+    const keepTo = (section: SectionName) =>
+      to !== undefined && section === start?.name ? { to } : {};
+    const pending = candidates[k];
+    if (pending !== undefined) {
+      return withSize({
+        ...base,
+        ...search,
+        ...within(pending.section),
+        lines: { from: pending.index, ...keepTo(pending.section) },
+      });
+    }
+    if (scanEnd === undefined) return undefined;
+    const s = scanEnd.section;
+    if (scanEnd.line <= Math.min(s.lines, s === start && to !== undefined ? to : s.lines)) {
+      return withSize({
+        ...base,
+        ...search,
+        ...within(s.name),
+        lines: { from: scanEnd.line, ...keepTo(s.name) },
+      });
+    }
+    if (to !== undefined) return undefined;
+    const after = ordered[ordered.indexOf(s) + 1];
+    return after ? withSize({ ...base, ...search, section: after.name }) : undefined;
+  };
+  const hint = (k: number): string => {
+    const args = nextArgs(k);
+    // Every candidate shown and the budget spent: the search itself stopped there.
+    const bound =
+      budget.stopped && k >= candidates.length ? "the search stopped at its step bound; " : "";
+    if (args) return `${bound}to read on call ${readCall(args)}`;
+    if (op === "grep" || op === "evidence")
+      return k === 0 ? "no line matches" : "no more lines match";
+    return `that is the last line${named ? ` of ${(start as SectionText).name}` : ""}`;
+  };
+
+  const page = await fitTextPage(
+    {
+      sections: sections.map((s) => ({ name: s.name, lines: s.lines })),
+      candidates,
+      header,
+      labelled: named,
+      maxTokens: o.maxTokens,
+      next: hint,
+    },
+    counter,
+    o.presenter,
+  );
+  // A line that does not fit even shortened is passed over (and said so by the hint moving on).
+  const shown = candidates.slice(0, page.shown);
+  const facts = createFacts();
+  facts.kind = stored.info.kind === "command" ? "command" : "text";
+  facts.format = (stored.info.format as typeof facts.format) ?? "text";
+  for (const s of sections) {
+    const f = createSectionFacts(s.name);
+    f.lines = s.lines;
+    f.blank = false;
+    facts.sections.push(f);
+  }
+  const outcome: Outcome = {
+    text: page.text,
+    boundary: page.boundary,
+    tokens: page.tokens,
+    tokenizer: counter.name,
+    cuts: page.cuts,
+    sections: sections.map((s) => {
+      const n = shown.filter((c) => c.section === s.name).length;
+      return { name: s.name, lines: s.lines, keptLines: n, evidenceLines: 0, keptEvidenceLines: 0 };
+    }),
+    status: "ok",
+  };
+  const shaped = await buildShaped(facts, outcome, o.meta);
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = 0;
+  for (const c of shown) {
+    if (c.index < lo) lo = c.index;
+    if (c.index > hi) hi = c.index;
+  }
+  const read: ReadMeta = {
+    kind: "text",
+    op,
+    steps: budget.steps,
+    section: shown[0]?.section ?? start.name,
+    ...(shown.length > 0 ? { from: lo, to: hi } : {}),
+    ...(budget.stopped ? { stopped: true } : {}),
+  };
+  return withRead(shaped, stored.handle, read, nextArgs(page.shown));
+}
+
+function rank(name: SectionName): number {
+  return name === "stderr" ? 0 : 1;
+}
+
+/** Evidence on the first page's scale: a cheap anchor scan, then the classifier on hits. */
+function evidenceMatcher(): Matcher {
+  const anchors = anchorScanner();
+  const classify = lineClassifier();
+  return {
+    describe: "evidence lines",
+    // Lines without an anchor cannot be evidence (as the decoder skips them for the first page).
+    probe: scannerProbe(anchorScanner()),
+    test(line: string, budget: StepBudget) {
+      budget.steps += line.length;
+      if (budget.steps > budget.max) budget.stopped = true;
+      anchors.lastIndex = 0;
+      if (!anchors.test(line)) return false;
+      return classify(line) > 0;
+    },
+  };
+}
+
+export { errorPage };

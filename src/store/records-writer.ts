@@ -1,0 +1,144 @@
+/**
+ * Collects a structured result's records for the store, with the view the first page showed
+ * (so a page later costs O(page), not a sort of every record), and derives the handle from the
+ * content: records are hashed in blocks of about 1 MiB of JSON, and the handle is a hash of the
+ * block hashes and the view settings, so the same result always gets the same handle.
+ */
+import type { JsonValue } from "../decode/json.js";
+import { sha256Hex } from "../intake/digest.js";
+import { recordClassifier } from "../keep/evidence.js";
+import { compareSortValues, compileSort, sortValues } from "../keep/sort.js";
+import type { Severity } from "../pipeline/unit.js";
+import type { StoredInfo, StoredRecords } from "./store.js";
+
+export interface RecordsWriter {
+  /**
+   * One record as keep saw it: its value, its compact JSON, and (when keep classified it) its
+   * severity and sort values; missing ones are worked out here.
+   */
+  add(
+    record: JsonValue,
+    text: string,
+    severity?: Severity,
+    key?: readonly (JsonValue | undefined)[],
+  ): void;
+  /** The stored result, or undefined when it grew past `maxChars` (nothing is kept then). */
+  finish(info: StoredInfo): Promise<StoredRecords | undefined>;
+}
+
+/**
+ * @example
+ * const writer = createRecordsWriter(32 << 20, { errorsFirst: true });
+ * writer.add({ id: 1 }, '{"id":1}');
+ * const stored = await writer.finish({ format: "json", errorsFirst: true });
+ */
+export function createRecordsWriter(
+  maxChars: number,
+  view: { readonly sort?: string; readonly errorsFirst: boolean },
+): RecordsWriter {
+  const sort = view.sort ? compileSort(view.sort) : undefined;
+  let records: JsonValue[] | undefined = [];
+  let severities = new Uint8Array(1024);
+  const keys: Array<readonly (JsonValue | undefined)[]> = [];
+  let classify: ((record: JsonValue) => Severity) | undefined;
+  let chars = 0;
+  let block: string[] = [];
+  let blockChars = 0;
+  const digests: Array<Promise<string>> = [];
+  const flush = () => {
+    if (block.length === 0) return;
+    digests.push(sha256Hex(block.join("\n")));
+    block = [];
+    blockChars = 0;
+  };
+  return {
+    add(record, text, severity, key) {
+      if (records === undefined) return;
+      chars += text.length;
+      if (chars > maxChars) {
+        records = undefined;
+        block = [];
+        keys.length = 0;
+        return;
+      }
+      const at = records.length;
+      records.push(record);
+      if (at === severities.length) {
+        const grown = new Uint8Array(at * 2);
+        grown.set(severities);
+        severities = grown;
+      }
+      if (severity === undefined) classify ??= recordClassifier();
+      severities[at] = severity ?? (classify as (r: JsonValue) => Severity)(record);
+      if (sort) keys.push(key ?? sortValues(sort, record));
+      block.push(text);
+      blockChars += text.length;
+      if (blockChars >= 1 << 20) flush();
+    },
+    async finish(info) {
+      if (records === undefined) return undefined;
+      flush();
+      const parts = await Promise.all(digests);
+      const settings = JSON.stringify([
+        info.format,
+        info.envelope ?? "",
+        info.sort ?? "",
+        info.projection ?? "",
+        info.errorsFirst,
+      ]);
+      const digest = await sha256Hex(
+        `airlock-result\u0000${settings}\u0000${records.length}\u0000${parts.join(",")}`,
+      );
+      const n = records.length;
+      let errors = 0;
+      let evidence = 0;
+      for (let i = 0; i < n; i++) {
+        const s = severities[i] as number;
+        if (s >= 1) evidence++;
+        if (s >= 2) errors++;
+      }
+      const order = viewOrder(n, severities, view.errorsFirst, sort, keys);
+      return {
+        handle: `res_${digest.slice(0, 24)}`,
+        records,
+        chars,
+        info,
+        ...(order ? { view: order } : {}),
+        errors,
+        evidence,
+      };
+    },
+  };
+}
+
+/**
+ * The view's order of record indices, as `keep/view.ts` orders records: by severity when
+ * evidence comes first, then by the sort, then by position. Undefined when it is input order.
+ * Without a sort it is a counting sort by severity (linear); with one, a comparison sort.
+ */
+function viewOrder(
+  n: number,
+  severities: Uint8Array,
+  errorsFirst: boolean,
+  sort: ReturnType<typeof compileSort> | undefined,
+  keys: ReadonlyArray<readonly (JsonValue | undefined)[]>,
+): number[] | undefined {
+  if (sort === undefined) {
+    if (!errorsFirst) return undefined;
+    const order: number[] = [];
+    for (let s = 3; s >= 1; s--) {
+      for (let i = 0; i < n; i++) if (severities[i] === s) order.push(i);
+    }
+    if (order.length === 0) return undefined;
+    for (let i = 0; i < n; i++) if (severities[i] === 0) order.push(i);
+    return order;
+  }
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort(
+    (a, b) =>
+      (errorsFirst ? (severities[b] as number) - (severities[a] as number) : 0) ||
+      compareSortValues(sort, keys[a] ?? [], keys[b] ?? []) ||
+      a - b,
+  );
+  return order;
+}
