@@ -1,3 +1,5 @@
+import type { KvNamespaceLike, R2BucketLike } from "agent-airlock/edge/o200k_base";
+
 /**
  * The Worker's configuration: bindings and variables from wrangler.jsonc, secrets from
  * `wrangler secret put` (or .dev.vars locally). Bindings are typed by the few methods the
@@ -11,6 +13,14 @@ export interface Env {
   readonly AIRLOCK_MAX_TOKENS?: string;
   /** How long stored results live, in seconds (at least 60, KV's minimum). Default 1800. */
   readonly AIRLOCK_TTL_SECONDS?: string;
+  /** Small results and the manifests of large ones. */
+  readonly RESULTS_KV?: KvNamespaceLike;
+  /** Large results: parts of long texts, big record sets. */
+  readonly RESULTS_R2?: R2BucketLike;
+  /** Raw artifacts, sealed (with AIRLOCK_RAW_KEY); both or neither. */
+  readonly RAW_R2?: R2BucketLike;
+  /** Secret: 32 random bytes, base64, the AES-256-GCM key raw artifacts are sealed with. */
+  readonly AIRLOCK_RAW_KEY?: string;
 }
 
 /** A positive integer variable, or the fallback when it is absent or not one. */

@@ -13,6 +13,8 @@
 import { authenticate } from "./auth.js";
 import type { Env } from "./env.js";
 import { problem } from "./http.js";
+import { rawRoute } from "./routes/raw.js";
+import { readRoute } from "./routes/read.js";
 import { shapeRoute } from "./routes/shape.js";
 
 const CHALLENGE = { "www-authenticate": 'Bearer realm="airlock"' };
@@ -43,6 +45,15 @@ async function route(request: Request, env: Env): Promise<Response> {
   if (pathname === "/shape") {
     if (request.method !== "POST") return methodNotAllowed("POST");
     return shapeRoute(request, env, caller);
+  }
+  if (pathname === "/read") {
+    if (request.method !== "POST") return methodNotAllowed("POST");
+    return readRoute(request, env, caller);
+  }
+  const raw = /^\/raw\/([^/]{1,64})$/.exec(pathname);
+  if (raw) {
+    if (request.method !== "GET") return methodNotAllowed("GET");
+    return rawRoute(raw[1] as string, env, caller);
   }
   return problem(
     404,
