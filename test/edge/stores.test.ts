@@ -24,6 +24,7 @@ import {
 import { describe, expect, it } from "vitest";
 
 interface KvList {
+  get(key: string): Promise<string | null>;
   list(options: { prefix: string }): Promise<{
     keys: Array<{ name: string; expiration?: number; metadata?: unknown }>;
   }>;
