@@ -24,7 +24,8 @@ const tokens = JSON.stringify({ [hash]: { tenant: "dev", raw: true } });
 const rawKey = randomBytes(32).toString("base64");
 writeFileSync(
   `${here}.dev.vars`,
-  `AIRLOCK_TOKENS=${JSON.stringify(tokens)}\nAIRLOCK_RAW_KEY=${JSON.stringify(rawKey)}\n`,
+  // Single quotes: dotenv keeps what is inside them as it is (the JSON's own quotes included).
+  `AIRLOCK_TOKENS='${tokens}'\nAIRLOCK_RAW_KEY='${rawKey}'\n`,
 );
 console.log(
   `\nairlock edge Worker on http://127.0.0.1:${port}\n  token (tenant "dev"): ${token}\n`,
