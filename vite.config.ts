@@ -24,7 +24,7 @@ export function noNodeBuiltins(): Plugin {
   };
 }
 
-// Library build: ESM only, single entry -> dist/index.js.
+// Library build: ESM only, one file per entry (dist/index.js, dist/preview.js, dist/mcp.js).
 // Type declarations are emitted separately by `tsc -p tsconfig.build.json`.
 export default defineConfig({
   plugins: [noNodeBuiltins()],
@@ -39,6 +39,7 @@ export default defineConfig({
       entry: {
         index: fileURLToPath(new URL("./src/index.ts", import.meta.url)),
         preview: fileURLToPath(new URL("./src/preview/index.ts", import.meta.url)),
+        mcp: fileURLToPath(new URL("./src/mcp/index.ts", import.meta.url)),
       },
       formats: ["es"],
       fileName: (_format, name) => `${name}.js`,

@@ -58,6 +58,7 @@ export default defineConfig({
     alias: [
       { find: /^agent-airlock$/, replacement: src("index.ts") },
       { find: /^agent-airlock\/preview$/, replacement: src("preview/index.ts") },
+      { find: /^agent-airlock\/mcp$/, replacement: src("mcp/index.ts") },
       { find: /^agent-airlock\/preview\.css$/, replacement: src("preview/preview.css") },
       // The edge entries are the core with one encoding swapped in at build time
       // (vite.edge.config.ts); from source, each is the whole library.

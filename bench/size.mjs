@@ -5,7 +5,15 @@
 // production build (demo/dist, when built) is measured as it is.
 //
 //   npm run bench:size
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,18 +34,32 @@ const AIM_CORE_KB = 30;
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const gz = (buf) => gzipSync(buf, { level: 9 }).byteLength;
 
-async function measure(name, entry) {
+/**
+ * An entry that imports only some names of the package, as an app that calls `shape()` does:
+ * the bundler keeps only what those names reach (the package declares no side effects).
+ */
+function namesEntry(dir, names) {
+  const file = join(dir, "names.ts");
+  writeFileSync(
+    file,
+    `export { ${names.join(", ")} } from ${JSON.stringify(join(root, "src/index.ts"))};\n`,
+  );
+  return file;
+}
+
+async function measure(name, entry, names) {
   const outdir = mkdtempSync(join(tmpdir(), "airlock-size-"));
   try {
+    const input = names ? namesEntry(outdir, names) : join(root, entry);
     const result = await build({
-      entryPoints: { [name]: join(root, entry) },
+      entryPoints: { [name]: input },
       bundle: true,
       minify: true,
       splitting: true,
       format: "esm",
       platform: "browser",
       target: "es2022",
-      outdir,
+      outdir: join(outdir, "out"),
       metafile: true,
       write: true,
       logLevel: "silent",
@@ -46,7 +68,9 @@ async function measure(name, entry) {
     });
     const outputs = result.metafile.outputs;
     // Dynamic imports are entry points of their own in the metafile: take the one asked for.
-    const entryOut = Object.keys(outputs).find((o) => outputs[o].entryPoint === entry);
+    const entryOut = Object.keys(outputs).find((o) =>
+      names ? outputs[o].entryPoint?.endsWith("names.ts") : outputs[o].entryPoint === entry,
+    );
     // The static graph: the entry chunk and the chunks it imports statically, transitively.
     const staticChunks = new Set();
     const visit = (o) => {
@@ -95,9 +119,49 @@ function dirSize(dir) {
   return { raw, zipped };
 }
 
+/**
+ * The same `{ shape }` entry through Rolldown (Vite 8's bundler, which code-splits per name
+ * rather than per file): the up-front chunks and whether the rule set is among them.
+ */
+async function measureRolldown(names) {
+  const { rolldown } = await import("rolldown");
+  const dir = mkdtempSync(join(tmpdir(), "airlock-size-"));
+  try {
+    const bundle = await rolldown({
+      input: namesEntry(dir, names),
+      external: [/^gpt-tokenizer\//],
+      platform: "browser",
+      logLevel: "silent",
+    });
+    const { output } = await bundle.generate({ format: "esm", minify: true });
+    const chunks = new Map(output.filter((o) => o.type === "chunk").map((o) => [o.fileName, o]));
+    const seen = new Set();
+    const visit = (n) => {
+      if (seen.has(n)) return;
+      seen.add(n);
+      for (const i of chunks.get(n).imports) visit(i);
+    };
+    visit([...chunks.values()].find((c) => c.isEntry).fileName);
+    let upFront = 0;
+    let upFrontGz = 0;
+    let rules = false;
+    for (const n of seen) {
+      const c = chunks.get(n);
+      upFront += Buffer.byteLength(c.code);
+      upFrontGz += gz(Buffer.from(c.code));
+      if (Object.keys(c.modules).some((m) => m.includes("src/redact/rules/"))) rules = true;
+    }
+    return { upFront, upFrontGz, rules };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const rows = [
+  await measure("{ shape } (esbuild)", undefined, ["shape"]),
   await measure("agent-airlock", "src/index.ts"),
   await measure("agent-airlock/preview", "src/preview/index.ts"),
+  await measure("agent-airlock/mcp", "src/mcp/index.ts"),
 ];
 console.log(
   "entry                  up front (min)  up front (min+gzip)  on demand (min+gzip)  heavy packages in the static graph",
@@ -107,9 +171,13 @@ for (const r of rows) {
     `${r.name.padEnd(22)} ${kb(r.upFront).padStart(14)}  ${kb(r.upFrontGz).padStart(19)}  ${kb(r.lazyGz).padStart(20)}  ${r.inStatic.join(", ") || "none"}`,
   );
 }
+const rolled = await measureRolldown(["shape"]);
+console.log(
+  `${"{ shape } (rolldown)".padEnd(22)} ${kb(rolled.upFront).padStart(14)}  ${kb(rolled.upFrontGz).padStart(19)}  ${"".padStart(20)}  rule set up front: ${rolled.rules ? "yes" : "no"}`,
+);
 const core = rows[0];
 console.log(
-  `\ncore aim: ${AIM_CORE_KB} KB min+gzip up front: ${core.upFrontGz / 1024 <= AIM_CORE_KB ? "met" : "NOT met"} (${kb(core.upFrontGz)}); forbidden in its static graph (DOMPurify, marked, htmlparser2, tokenizer ranks): ${
+  `\ncore aim (import { shape }): ${AIM_CORE_KB} KB min+gzip up front: ${core.upFrontGz / 1024 <= AIM_CORE_KB ? "met" : "NOT met"} (${kb(core.upFrontGz)}); forbidden in its static graph (DOMPurify, marked, htmlparser2, tokenizer ranks): ${
     core.inStatic
       .filter((p) => ["dompurify", "marked", "htmlparser2", "gpt-tokenizer"].includes(p))
       .join(", ") || "none"

@@ -1,12 +1,14 @@
 /**
  * The cut map: one bar per source of the input (text, or a command's stdout and stderr), the
  * whole original from its first line to its last, with the omitted ranges from `meta.cuts`
- * marked over what was kept, and ticks where error-looking lines were (dark when the line is in
- * the text, hollow when it was cut). Drawn in SVG with geometry attributes only (no inline
- * styles, so it holds under `style-src 'self'`); colours come from style.css by class.
+ * marked over what was kept, and ticks where the keeper's evidence lies (`meta.evidence`): dark
+ * for evidence lines in the text, orange where lines of a severe or rare template were cut, with a
+ * thin span from the template's first line to its last. Drawn in SVG with geometry attributes
+ * only (no inline styles, so it holds under `style-src 'self'`); colours come from style.css by
+ * class.
  */
-import type { Cut, SectionMeta } from "agent-airlock";
-import type { SectionScan, ShapeResult } from "./protocol.ts";
+import type { Cut, EvidenceMeta, SectionMeta } from "agent-airlock";
+import type { ShapeResult } from "./protocol.ts";
 
 const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 1000;
@@ -58,7 +60,15 @@ export function describeCut(cut: Cut): string {
   }
 }
 
-function sectionBar(meta: SectionMeta, cuts: readonly Cut[], scan: SectionScan | undefined) {
+const SEVERITY = ["quiet", "warning or stand-out", "error", "fatal"] as const;
+
+/** Words for a template with lines left out, as the list under the map shows it. */
+export function describeEvidence(c: EvidenceMeta["cut"][number]): string {
+  const kind = c.severity > 0 ? SEVERITY[c.severity] : "rare";
+  return `${c.section}: ${kind} "${c.template}": ${n(c.shown)} of ${n(c.count)} lines shown, lines ${n(c.first)}–${n(c.last)}`;
+}
+
+function sectionBar(meta: SectionMeta, cuts: readonly Cut[], evidence: EvidenceMeta | undefined) {
   const total = Math.max(1, meta.lines);
   const x = (line: number) => ((line - 1) / total) * WIDTH;
   const bar = svg("svg", {
@@ -125,20 +135,37 @@ function sectionBar(meta: SectionMeta, cuts: readonly Cut[], scan: SectionScan |
       );
     }
   }
-  if (scan && scan.lines > 0) {
-    // One tick per bucket of the bar: "lost" wins, so a cut error line is never hidden.
+  if (evidence) {
+    // One tick per bucket of the bar: "cut" wins, so a cut evidence line is never hidden.
     const buckets = new Map<number, { lines: number[]; lost: boolean }>();
-    for (const line of scan.errorLines) {
-      const b = Math.min(BUCKETS - 1, Math.floor(((line - 1) / scan.lines) * BUCKETS));
-      const lost = omitted.some(([from, to]) => line >= from && line <= to);
+    const tick = (line: number, lost: boolean) => {
+      const b = Math.min(BUCKETS - 1, Math.floor(((line - 1) / total) * BUCKETS));
       const bucket = buckets.get(b) ?? { lines: [], lost: false };
       bucket.lines.push(line);
       bucket.lost ||= lost;
       buckets.set(b, bucket);
+    };
+    for (const k of evidence.kept) if (k.section === meta.name) tick(k.line, false);
+    for (const c of evidence.cut) {
+      if (c.section !== meta.name) continue;
+      for (const line of c.lines) tick(line, true);
+      bar.append(
+        svg(
+          "rect",
+          {
+            x: x(c.first),
+            y: 38,
+            width: Math.max(2, x(c.last + 1) - x(c.first)),
+            height: 2,
+            class: "error lost",
+          },
+          describeEvidence(c),
+        ),
+      );
     }
     for (const [b, bucket] of buckets) {
       const first = bucket.lines[0] ?? 0;
-      const label = `error-looking line${bucket.lines.length > 1 ? "s" : ""} ${n(first)}${
+      const label = `evidence line${bucket.lines.length > 1 ? "s" : ""} ${n(first)}${
         bucket.lines.length > 1 ? ` (+${bucket.lines.length - 1} nearby)` : ""
       }: ${bucket.lost ? "cut" : "in the text"}`;
       bar.append(
@@ -204,26 +231,29 @@ export function renderCutMap(container: HTMLElement, result: ShapeResult): void 
   for (const section of meta.sections) {
     if (meta.kind === "structured") break;
     const wrap = el("div", "cut-section");
-    const scan = result.scans.find((s) => s.name === section.name);
-    const errors = scan ? scan.errorLines.length + scan.moreErrors : 0;
+    const evidence = meta.evidence;
+    const templates = evidence
+      ? `; severe templates ${n(evidence.severe.shown)} of ${n(evidence.severe.templates)} shown, ` +
+        `rare ${n(evidence.rare.shown)} of ${n(evidence.rare.templates)}`
+      : "";
     wrap.append(
       el(
         "div",
         "cut-label",
         `${section.name}: ${n(section.lines)} lines, ${n(section.bytes)} bytes; ${n(section.keptLines)} lines kept; ` +
-          `evidence lines ${n(section.keptEvidenceLines)} of ${n(section.evidenceLines)} kept; ` +
-          `error-looking lines (regex) ${n(errors)}`,
+          `evidence lines ${n(section.keptEvidenceLines)} of ${n(section.evidenceLines)} kept${templates}`,
       ),
       sectionBar(
         section,
         meta.cuts.filter((c) => c.section === section.name),
-        scan,
+        evidence,
       ),
     );
     parts.push(wrap);
   }
   const list = el("ul", "cut-list");
   for (const cut of meta.cuts) list.append(el("li", "", describeCut(cut)));
+  for (const c of meta.evidence?.cut ?? []) list.append(el("li", "", describeEvidence(c)));
   if (meta.cuts.length === 0) list.append(el("li", "", "nothing was cut"));
   parts.push(list);
   container.replaceChildren(...parts);

@@ -28,15 +28,14 @@ export interface ShapeRequest {
   readonly controls: Controls;
 }
 
-/** One source of the input as the worker saw it pass: for the cut map, not for the model. */
+/**
+ * One source of the input as the worker saw it pass (bytes and lines, for progress): where the
+ * evidence is, kept or cut, is the library's own report in `meta.evidence`.
+ */
 export interface SectionScan {
   readonly name: SectionName;
   bytes: number;
   lines: number;
-  /** 1-based lines that look like errors (a plain regex; the library's own judgement is in meta). */
-  readonly errorLines: number[];
-  /** Error lines found beyond the ones listed. */
-  moreErrors: number;
 }
 
 export interface ShapeResult {

@@ -1,14 +1,11 @@
 /**
  * Turns any text source into a byte stream that reports its progress and notes, as the bytes pass
- * on their way to `shape()`, how many lines there were and where the error-looking ones were.
- * One pass: the input is read once, by the library, and observed on the way.
+ * on their way to `shape()`, how many lines there were. One pass: the input is read once, by the
+ * library, and observed on the way. Where the evidence lies is the library's to say (`meta.evidence`).
  */
 import type { SectionName } from "agent-airlock";
 import type { SectionScan } from "./protocol.ts";
 
-const ERROR_LINE = /\b(?:error|fatal|fail(?:ed|ure)?|panic|exception|traceback)\b/i;
-/** Error positions listed per section; beyond this they are only counted. */
-const MAX_ERROR_LINES = 5000;
 /** Strings and byte arrays are fed in slices of this size, so progress moves. */
 const SLICE = 1024 * 1024;
 
@@ -40,8 +37,8 @@ export interface Observed {
 }
 
 /**
- * Wraps `source` so that reading it counts bytes (`onBytes` gets each chunk's size), lines and
- * error lines into the returned `scan`.
+ * Wraps `source` so that reading it counts bytes (`onBytes` gets each chunk's size) and lines into
+ * the returned `scan`.
  */
 export function observe(
   source: TextSource,
@@ -52,21 +49,21 @@ export function observe(
   const bytes = typeof source === "string" ? new TextEncoder().encode(source) : source;
   const total =
     bytes instanceof Uint8Array ? bytes.byteLength : bytes instanceof Blob ? bytes.size : undefined;
-  const scan: SectionScan = { name, bytes: 0, lines: 0, errorLines: [], moreErrors: 0 };
+  const scan: SectionScan = { name, bytes: 0, lines: 0 };
   const decoder = new TextDecoder();
-  let partial = "";
+  // Whether an unfinished line is pending (its text is not needed, only that it is there).
+  let partial = false;
   let kept: string | undefined = "";
-  const look = (line: string) => {
-    scan.lines++;
-    if (!ERROR_LINE.test(line)) return;
-    if (scan.errorLines.length < MAX_ERROR_LINES) scan.errorLines.push(scan.lines);
-    else scan.moreErrors++;
-  };
   const take = (text: string) => {
     if (kept !== undefined) kept = kept.length + text.length <= keepChars ? kept + text : undefined;
-    const lines = (partial + text).split("\n");
-    partial = lines.pop() ?? "";
-    for (const line of lines) look(line);
+    // Lines are counted at each newline; the last, unfinished one waits for the next chunk.
+    let at = text.indexOf("\n");
+    if (at === -1) {
+      partial ||= text.length > 0;
+      return;
+    }
+    for (; at !== -1; at = text.indexOf("\n", at + 1)) scan.lines++;
+    partial = !text.endsWith("\n");
   };
   const stream = toStream(bytes).pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
@@ -78,8 +75,8 @@ export function observe(
       },
       flush() {
         take(decoder.decode());
-        if (partial !== "") look(partial);
-        partial = "";
+        if (partial) scan.lines++;
+        partial = false;
       },
     }),
   );

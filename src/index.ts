@@ -54,6 +54,8 @@ export { type EdgePreset, edgePreset } from "./options/edge.js";
 export type {
   BinaryInfo,
   Cut,
+  EvidenceCut,
+  EvidenceMeta,
   ReadArgs,
   ReadMeta,
   SectionMeta,

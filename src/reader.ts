@@ -75,7 +75,9 @@ const DEFAULT_MAX_STEPS = 50_000_000;
  * tools.register(READ_RESULT_TOOL, (args) => readResult(args).then((r) => r.text));
  */
 export function createResultReader(options: ResultReaderOptions): ResultReader {
-  const o = compileOptions(options);
+  // maxSteps is the reader's own: the shape options are checked (names included) without it.
+  const { maxSteps: _steps, ...shapeOptions } = options ?? ({} as ResultReaderOptions);
+  const o = compileOptions(shapeOptions);
   // Pages carry no telemetry yet: a hook given here would never be called, so it is refused.
   if (o.onShaped !== undefined) {
     throw new AirlockError(
@@ -87,10 +89,9 @@ export function createResultReader(options: ResultReaderOptions): ResultReader {
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   if (!Number.isSafeInteger(maxSteps) || maxSteps < 1)
     throw new TypeError("createResultReader: maxSteps must be a positive integer");
-  const redactor = o.redactor;
   const redact = createRedactStage(sliceOptions(o).redact);
   const presenter = createPresenter({
-    redact: redactor ? (text) => redactor(text).text : undefined,
+    redact: redact.redact,
     spotlight: o.spotlight,
     datamark: o.datamark,
     untrusted: o.untrusted,
@@ -121,6 +122,7 @@ export function createResultReader(options: ResultReaderOptions): ResultReader {
   let state: ReaderState | undefined;
   return async function readResult(args: unknown): Promise<Shaped> {
     tokenizer ??= resolveTokenizer(o.tokenizer);
+    await redact.ready();
     const counter = await tokenizer.catch((error: unknown) => {
       tokenizer = undefined;
       throw error;

@@ -16,10 +16,9 @@ import { createFacts } from "./pipeline/facts.js";
 import { buildShaped } from "./pipeline/meta.js";
 import { pipeline, type RunContext } from "./pipeline/run.js";
 import type { Shaped } from "./pipeline/shaped.js";
-import { scrubMessage } from "./redact/scrub.js";
 import { createRedactStage } from "./redact/stage.js";
 import { createRender } from "./render/stage.js";
-import { createStoreStage } from "./store/stage.js";
+import { createStoreStage, tapsOf } from "./store/stage.js";
 import { encodeCursor } from "./store/store.js";
 import { type Before, beforeOf, createSample } from "./telemetry/before.js";
 import { withTelemetry } from "./telemetry/facts.js";
@@ -64,19 +63,17 @@ export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
   const cursor = (handle: string, offset: number, end: number) =>
     encodeCursor({ handle, offset, end });
   const redact = createRedactStage(slices.redact);
-  // A failed source's message is ours to report: it loses stack frames, paths, hosts and
-  // secrets whatever the options say (and the host's own rules apply on top).
-  const describe = (text: string) => redact.clean(scrubMessage(text) || "the source failed", 400);
-  const presenter = (form: FenceForm) => createPresenter({ ...slices.present, form });
+  const presenter = (form: FenceForm) =>
+    createPresenter({ ...slices.present, redact: redact.redact, form });
   const store = createStoreStage(slices.store);
   // The pipeline, in order: the diagram of DESIGN.md. The fit measures every candidate as the
   // presenter shows it (last redaction pass, spotlight, fence), so what it returns is presented.
   const front = pipeline<ShapeInput>()
-    .pipe(createIntake({ ...slices.intake, describe }))
+    .pipe(createIntake({ ...slices.intake, describe: redact.describe }))
     .pipe(createDecode(slices.decode))
     .pipe(createContractStage(slices.contract))
     .pipe(redact)
-    .pipe(createKeep({ ...slices.keep, tap: store.tap, textTap: store.textTap }))
+    .pipe(createKeep({ ...slices.keep, ...tapsOf(store) }))
     .pipe(store);
   const back = (maxTokens: number) =>
     pipeline<KeptInput>()
@@ -101,6 +98,7 @@ export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
         ...(stopper ? { stopper } : {}),
       };
       try {
+        await redact.ready();
         const kept = await front.run(input, ctx);
         const before = await beforeOf(ctx, tokenizer, typeof o.tokenizer === "string");
         return { kept, ctx, before, started };

@@ -1,13 +1,59 @@
 import { AirlockError } from "../errors/airlock-error.js";
 import type { SafeErrorCode } from "../errors/codes.js";
 import type { SafeError } from "../failure/describe.js";
+import { emptyMarker } from "../pipeline/markers.js";
 import type { Shaped } from "../pipeline/shaped.js";
+import {
+  forTheModel,
+  isCallToolResult,
+  type McpCallToolResult,
+  type McpContent,
+  type McpMediaContent,
+  mediaLine,
+  mimeOf,
+  textOf,
+} from "./content.js";
+
+export type {
+  McpAnnotations,
+  McpCallToolResult,
+  McpContent,
+  McpEmbeddedResource,
+  McpMediaContent,
+  McpResourceLink,
+  McpTextContent,
+} from "./content.js";
 
 /**
- * Provider adapters. Each takes a shaped result and the id the provider gave the tool call, and
- * returns that provider's message. The text is passed through unchanged: the token budget was
- * spent on it, and the fence must stay intact.
+ * Provider adapters. Each takes a shaped result (or a shaped MCP `CallToolResult`, from
+ * `agent-airlock/mcp`) and the id the provider gave the tool call, and returns that provider's
+ * message. The text is passed through unchanged: the token budget was spent on it, and the fence
+ * must stay intact. Of a `CallToolResult`, only the parts for the model go into the message: a
+ * part whose `annotations.audience` leaves out `"assistant"` is the UI's.
  */
+
+/** What the adapters take: a shaped result, or a shaped MCP result. */
+export type AdapterInput = Shaped | McpCallToolResult;
+
+/** The parts of a result the model reads (a shaped result is one text part). */
+function partsOf(input: AdapterInput): McpContent[] {
+  if (!isCallToolResult(input)) return [{ type: "text", text: input.text }];
+  return input.content.filter(forTheModel);
+}
+
+function failed(input: AdapterInput): boolean {
+  return isCallToolResult(input) ? input.isError === true : input.status === "error";
+}
+
+/** Text-only providers: every part as text, one after another. */
+function joined(input: AdapterInput): string {
+  const parts = partsOf(input);
+  return parts.length === 0 ? emptyMarker() : parts.map(textOf).join("\n");
+}
+
+function isImage(part: McpContent): part is McpMediaContent {
+  return part.type === "image";
+}
 
 /** OpenAI Chat Completions: the `tool` role message answering one `tool_calls[]` entry. */
 export interface OpenAIChatToolMessage {
@@ -20,11 +66,15 @@ export interface OpenAIChatToolMessage {
  * @example
  * messages.push(toOpenAIChat(await shape(out), { toolCallId: call.id }));
  */
-export function toOpenAIChat(shaped: Shaped, ids: { toolCallId: string }): OpenAIChatToolMessage {
+export function toOpenAIChat(
+  shaped: AdapterInput,
+  ids: { toolCallId: string },
+): OpenAIChatToolMessage {
+  // A Chat Completions tool message carries text only: an image is named, not sent.
   return {
     role: "tool",
     tool_call_id: requireId(ids.toolCallId, "toolCallId"),
-    content: shaped.text,
+    content: joined(shaped),
   };
 }
 
@@ -32,59 +82,108 @@ export function toOpenAIChat(shaped: Shaped, ids: { toolCallId: string }): OpenA
 export interface OpenAIResponsesFunctionCallOutput {
   type: "function_call_output";
   call_id: string;
-  output: string;
+  /** Text; or, when the result holds images, its parts as input items. */
+  output: string | OpenAIResponsesOutputItem[];
 }
+
+export type OpenAIResponsesOutputItem =
+  | { type: "input_text"; text: string }
+  | { type: "input_image"; image_url: string; detail: "auto" };
+
+/** Image types every provider here accepts as base64. */
+const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
 /**
  * @example
  * input.push(toOpenAIResponses(await shape(out), { callId: item.call_id }));
  */
 export function toOpenAIResponses(
-  shaped: Shaped,
+  shaped: AdapterInput,
   ids: { callId: string },
 ): OpenAIResponsesFunctionCallOutput {
-  return {
-    type: "function_call_output",
-    call_id: requireId(ids.callId, "callId"),
-    output: shaped.text,
-  };
+  const callId = requireId(ids.callId, "callId");
+  const parts = partsOf(shaped);
+  const images = parts.some((p) => isImage(p) && IMAGE_TYPES.has(mimeOf(p.mimeType)));
+  if (!images) return { type: "function_call_output", call_id: callId, output: joined(shaped) };
+  const output = parts.map((p): OpenAIResponsesOutputItem => {
+    if (isImage(p) && IMAGE_TYPES.has(mimeOf(p.mimeType))) {
+      const url = `data:${mimeOf(p.mimeType)};base64,${p.data}`;
+      return { type: "input_image", image_url: url, detail: "auto" };
+    }
+    return { type: "input_text", text: textOf(p) };
+  });
+  return { type: "function_call_output", call_id: callId, output };
 }
 
 /** Anthropic Messages: a `tool_result` content block, sent inside a `user` message. */
 export interface AnthropicToolResultBlock {
   type: "tool_result";
   tool_use_id: string;
-  content: Array<{ type: "text"; text: string }>;
+  content: AnthropicToolResultContent[];
   is_error?: true;
 }
+
+export type AnthropicToolResultContent =
+  | { type: "text"; text: string }
+  | {
+      type: "image";
+      source: {
+        type: "base64";
+        media_type: "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+        data: string;
+      };
+    };
 
 /**
  * @example
  * messages.push({ role: "user", content: [toAnthropic(await shape(out), { toolUseId: block.id })] });
  */
-export function toAnthropic(shaped: Shaped, ids: { toolUseId: string }): AnthropicToolResultBlock {
+export function toAnthropic(
+  shaped: AdapterInput,
+  ids: { toolUseId: string },
+): AnthropicToolResultBlock {
+  const toolUseId = requireId(ids.toolUseId, "toolUseId");
+  const parts = partsOf(shaped);
+  const content = parts.map((p): AnthropicToolResultContent => {
+    const mime = isImage(p) ? mimeOf(p.mimeType) : "";
+    if (isImage(p) && IMAGE_TYPES.has(mime)) {
+      const media_type = mime as "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+      return { type: "image", source: { type: "base64", media_type, data: p.data } };
+    }
+    // Audio, and images of other types, are named: Anthropic takes neither in a tool result.
+    return { type: "text", text: p.type === "image" ? mediaLine(p) : textOf(p) };
+  });
   return {
     type: "tool_result",
-    tool_use_id: requireId(ids.toolUseId, "toolUseId"),
-    content: [{ type: "text", text: shaped.text }],
-    ...(shaped.status === "error" ? { is_error: true as const } : {}),
+    tool_use_id: toolUseId,
+    content: content.length > 0 ? content : [{ type: "text", text: emptyMarker() }],
+    ...(failed(shaped) ? { is_error: true as const } : {}),
   };
 }
 
-/** MCP `CallToolResult` (a text content item; `isError` marks a tool failure). */
-export interface McpCallToolResult {
-  [key: string]: unknown;
+/** What `toMcp` returns: one text part; `isError` marks a tool failure. */
+export interface McpTextResult extends McpCallToolResult {
   content: Array<{ type: "text"; text: string }>;
-  isError?: boolean;
 }
 
 /**
+ * MCP `CallToolResult` of a shaped result: its text as one text part, `isError` when the tool
+ * failed. A tool that declares an `outputSchema` must answer with `structuredContent` too: pass it
+ * (already within its budget: `shapeCallToolResult` from `agent-airlock/mcp` shapes a whole
+ * result, structured content included).
+ *
  * @example
- * server.tool("run", schema, async (args) => toMcp(await shape(await run(args))));
+ * server.registerTool("run", config, async (args) => toMcp(await shape(await run(args))));
  */
-export function toMcp(shaped: Shaped): McpCallToolResult {
+export function toMcp(
+  shaped: Shaped,
+  extra: { readonly structuredContent?: { [key: string]: unknown } } = {},
+): McpTextResult {
   return {
     content: [{ type: "text", text: shaped.text }],
+    ...(extra.structuredContent !== undefined
+      ? { structuredContent: extra.structuredContent }
+      : {}),
     ...(shaped.status === "error" ? { isError: true } : {}),
   };
 }

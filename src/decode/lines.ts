@@ -23,18 +23,22 @@ function normalizeLine(raw: string, hasCR: boolean, hasEscape: boolean): string 
   return text;
 }
 
-/** The template of `text[start, end)` as the keeper will see the line (after normalisation). */
-function templateAt(
-  templateOf: EvidenceHints["template"],
+/**
+ * Asks the sink whether it wants the quiet line `text[start, end)`, as the keeper would see it
+ * (after normalisation): a clean line is offered in place, without building it.
+ */
+function wantedAt(
+  sink: Required<LineSink>,
   text: string,
   start: number,
   end: number,
+  pending: number,
   hasCR: boolean,
   hasEscape: boolean,
-): number {
-  if (!hasCR && !hasEscape) return templateOf(text, start, end);
+): boolean {
+  if (!hasCR && !hasEscape) return sink.wanted(text, start, end, pending);
   const line = normalizeLine(text.slice(start, end), hasCR, hasEscape);
-  return templateOf(line, 0, line.length);
+  return sink.wanted(line, 0, line.length, pending);
 }
 
 /**
@@ -67,21 +71,12 @@ function sameAt(text: string, a: number, b: number, length: number): boolean {
   return length <= 12 || text.slice(a, a + length) === text.slice(b, b + length);
 }
 
-/**
- * Stand-out detection hashes the start of every line for this many lines; past it, one skipped
- * line in NOVELTY_STRIDE is hashed, because a per-character loop over every line of a 1 GB log
- * would cost more than decoding it. Lines that are kept (head, tail, evidence) are always hashed.
- */
-const NOVELTY_FULL_LINES = 1_000_000;
-const NOVELTY_STRIDE = 4;
-
 export type { LineSink };
 
 /** Hints for a sink that has none: no anchors, nothing is evidence. */
 const PLAIN: EvidenceHints = {
   anchors: () => /(?!)/g,
   classifier: () => () => 0,
-  template: () => 0,
   tailChars: 0,
 };
 
@@ -130,7 +125,8 @@ export function createLineDecoder(
   });
   // What is evidence is keep's to say; without its hints every line is plain (severity 0).
   const hints: EvidenceHints = sink.hints ?? PLAIN;
-  const anchors = hints.anchors();
+  // Made from the first text seen, which tells the line layout (a logcat letter, a priority).
+  let anchors: RegExp | undefined;
   const classify = hints.classifier();
   const lineCap = options.lineCap;
   const headCap = Math.ceil(lineCap * 0.75);
@@ -139,7 +135,7 @@ export function createLineDecoder(
   // Lines in the last `tailWindow` characters of a chunk are always materialised: if the chunk
   // is the last one, they are the tail.
   const tailWindow = options.tailWindow ?? hints.tailChars;
-  const skipper = sink.skip && sink.skippable ? (sink as Required<LineSink>) : undefined;
+  const skipper = sink.skip && sink.wanted ? (sink as Required<LineSink>) : undefined;
 
   // The line still being read. Short: all of it in `pending`. Long: its head in `pendingHead`,
   // a rolling tail in `pending`, and a count of what fell between them.
@@ -147,7 +143,6 @@ export function createLineDecoder(
   let pendingHead: string | undefined;
   let pendingOmitted = 0;
   let pendingSeverity: Severity = 0;
-  let seenLines = 0;
 
   function emit(
     raw: string,
@@ -226,13 +221,15 @@ export function createLineDecoder(
    */
   function evidenceLines(text: string, context: Set<number>): number[] {
     const found: number[] = [];
+    anchors ??= hints.anchors(text.slice(0, 1 << 16));
     anchors.lastIndex = 0;
     // Bounds of the line of the previous anchor: a long line with many anchors is searched for
     // its ends once, not once per anchor (which would be quadratic).
     let lineStart = 0;
     let lineEnd = -1;
     for (let m = anchors.exec(text); m !== null; m = anchors.exec(text)) {
-      const at = m.index;
+      // A layout anchor starts at the newline before its line.
+      const at = text.charCodeAt(m.index) === 10 ? m.index + 1 : m.index;
       if (at > lineEnd) {
         lineStart = text.lastIndexOf("\n", at - 1) + 1;
         lineEnd = text.indexOf("\n", at);
@@ -322,7 +319,6 @@ export function createLineDecoder(
     let prevEnd = joined ? -1 : firstEnd;
     let prevSkipped = false;
     for (nl = text.indexOf("\n", start); nl !== -1; nl = text.indexOf("\n", start)) {
-      seenLines++;
       const sev = severityAt(start);
       const length = nl - start;
       if (
@@ -343,10 +339,7 @@ export function createLineDecoder(
           }
           emit(text.slice(start, nl), 0, 0, hasCR, hasEscape);
           prevSkipped = false;
-        } else if (
-          (seenLines < NOVELTY_FULL_LINES || seenLines % NOVELTY_STRIDE === 0) &&
-          skipper.skippable(templateAt(hints.template, text, start, nl, hasCR, hasEscape), skipped)
-        ) {
+        } else if (wantedAt(skipper, text, start, nl, skipped, hasCR, hasEscape)) {
           skipper.skip(skipped);
           skipped = 0;
           emit(text.slice(start, nl), 0, 0, hasCR, hasEscape);

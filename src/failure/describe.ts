@@ -5,6 +5,7 @@
 import { AirlockError } from "../errors/airlock-error.js";
 import type { SafeErrorCode } from "../errors/codes.js";
 import type { RedactOptions } from "../redact/redact.js";
+import { redact } from "../redact/redact.js";
 import { capText, scrubMessage } from "../redact/scrub.js";
 
 /**
@@ -214,10 +215,9 @@ function detailOf(nodes: readonly Node[], verdict: Verdict, options: DescribeErr
     if (node.message === "") continue;
     // The MCP SDK prefixes its code; the code is reported separately.
     const message = node.message.replace(/^MCP error -?\d+:\s*/, "");
-    const line = scrubMessage(
-      message,
-      typeof options.redact === "object" && options.redact !== null ? options.redact : undefined,
-    );
+    const redaction =
+      typeof options.redact === "object" && options.redact !== null ? options.redact : undefined;
+    const line = scrubMessage(message, (text) => redact(text, redaction).text);
     if (line === "" || GENERIC.test(line) || PLACEHOLDERS_ONLY.test(line)) continue;
     // Node's system errors ("connect ECONNREFUSED <host>") say no more than the reason does.
     if (verdict.errno !== undefined && line.includes(verdict.errno)) continue;

@@ -5,6 +5,7 @@ import {
   emptyMarker,
   gapMarker,
   LINE_CUT,
+  likeThisMarker,
   lineCutMarker,
   OMITTED_NOTICES,
   repeatMarker,
@@ -21,7 +22,7 @@ import {
   type ReadSection,
   sortedUnits,
 } from "../render/lines.js";
-import { rank } from "./rank.js";
+import { type Candidate, isNote, rank } from "./rank.js";
 import { choose, search } from "./search.js";
 import type { ResolvedTokenizer } from "./tokenizer.js";
 
@@ -114,14 +115,22 @@ export async function fitLines(
   }
   const textOf = (unit: Unit): string => views.get(unit)?.text ?? unit.text;
   const tokensOf = (unit: Unit): number => views.get(unit)?.tokens ?? 0;
-  const lay = (chosen: ReadonlySet<Unit>, next: FitRequest["next"] | undefined): Layout =>
-    layout(req.sections, chosen, {
+  const lay = (chosen: Iterable<Candidate>, next: FitRequest["next"] | undefined): Layout => {
+    const units = new Set<Unit>();
+    const noted = new Set<Unit>();
+    for (const c of chosen) {
+      if (isNote(c)) noted.add(c.note);
+      else units.add(c);
+    }
+    return layout(req.sections, units, {
       header: req.header,
       maxBytes: req.maxBytes,
       next,
       labelled: req.labelled,
       unitsOf: (section) => sorted.get(section) ?? [],
+      noted,
     });
+  };
   const cutsOf = (l: Layout): Cut[] => {
     const cuts: Cut[] = l.cuts.filter((c) => c.kind !== "chars");
     for (const piece of l.pieces) {
@@ -140,11 +149,18 @@ export async function fitLines(
   const gapCost = await estimator.count(
     `${gapMarker("stdout", 99_999_999, 99_999_999, 99_999_999)}\n`,
   );
-  const delta = gapDelta(sorted, tokensOf, gapCost);
+  // A "more lines like this" marker costs about what the longest one does.
+  const noteCost = await estimator.count(
+    `${likeThisMarker("stdout", 99_999_999, 99_999_999, 99_999_999, 99_999_999, false)}\n`,
+  );
+  const unitDelta = gapDelta(sorted, tokensOf, gapCost);
+  const delta = (c: Candidate, shown: ReadonlySet<Candidate>): number | undefined =>
+    isNote(c) ? (shown.has(c.note) ? noteCost : undefined) : unitDelta(c, shown);
+  const costOf = (c: Candidate): number => (isNote(c) ? noteCost : tokensOf(c));
   const original = new Map(views);
 
   for (const next of [req.next, undefined]) {
-    const empty = lay(new Set(), next);
+    const empty = lay([], next);
     const base = await tokenizer.count((await presenter.present(join(empty.pieces, textOf))).text);
     if (base > max) continue;
 
@@ -157,16 +173,16 @@ export async function fitLines(
       ),
       tokensOf,
     );
-    const good = await search({
+    const good = await search<Candidate, Fitted>({
       choice: choose(order, delta, base, max, true),
       base,
       max,
       total: order.length,
-      costOf: tokensOf,
+      costOf,
       lastCount: () => lastCount,
       more: (budget) => choose(order, delta, base, budget, true).included,
       attempt: (units, k) => {
-        const l = lay(new Set(units.slice(0, k)), next);
+        const l = lay(units.slice(0, k), next);
         return attempt(join(l.pieces, textOf), l, cutsOf(l), false);
       },
     });
@@ -174,7 +190,7 @@ export async function fitLines(
   }
 
   // Not even the markers fit (a small budget and a long header): say only that much.
-  const collapsed = lay(new Set(), undefined);
+  const collapsed = lay([], undefined);
   const allCut = collapsed.cuts.filter((c) => c.kind !== "chars");
   const [notice, last] = OMITTED_NOTICES as [string, string];
   for (const body of [[...req.header, notice].join("\n"), notice, last]) {
@@ -197,7 +213,7 @@ function gapDelta(
   sorted: ReadonlyMap<ReadSection, readonly Unit[]>,
   tokensOf: (u: Unit) => number,
   gapCost: number,
-): (unit: Unit, shown: ReadonlySet<Unit>) => number | undefined {
+): (unit: Unit, shown: ReadonlySet<Candidate>) => number | undefined {
   const place = new Map<Unit, { units: readonly Unit[]; at: number; total: number }>();
   for (const [section, units] of sorted) {
     const total = section.kept?.lines ?? 0;

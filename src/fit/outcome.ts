@@ -2,11 +2,13 @@
  * What the fit decided, read back in the terms `meta` reports: every cut with its position, the
  * lines and evidence each section shows, the records shown and where a cursor reads on.
  */
+import type { Kept } from "../keep/keeper.js";
+import { templateText } from "../keep/templates.js";
 import type { KeptView } from "../keep/view.js";
 import type { Outcome } from "../pipeline/facts.js";
-import type { Cut } from "../pipeline/shaped.js";
+import type { Cut, EvidenceCut, EvidenceMeta, SectionName } from "../pipeline/shaped.js";
 import type { Unit } from "../pipeline/unit.js";
-import { collect } from "../render/lines.js";
+import { collect, coverage } from "../render/lines.js";
 import type { Draft } from "../render/stage.js";
 import type { Fitted } from "./stage.js";
 
@@ -58,7 +60,81 @@ export function outcomeOf(fitted: Fitted & { readonly draft: Draft }): Outcome {
     cuts,
     sections: perSection,
     status: cuts.length > 0 ? "partial" : "ok",
+    // Text that was read has templates; a binary source or nothing at all has none to report.
+    ...(kept.sections.some((k) => k.kept.lines > 0)
+      ? {
+          evidence: evidenceOf(kept.sections, (u) =>
+            lines.layout ? shown.has(u) : !lines.collapsed,
+          ),
+        }
+      : {}),
   };
+}
+
+/** Cut templates, and kept evidence lines, listed in `meta.evidence`, at most. */
+const MAX_CUT = 64;
+const MAX_KEPT = 256;
+
+/**
+ * The templates of every section, and for each severe or rare one with lines left out, where they
+ * lie: the lines of it held but not shown, and the positions the table sampled.
+ */
+function evidenceOf(
+  sections: ReadonlyArray<{ readonly name: SectionName; readonly kept: Kept }>,
+  visible: (u: Unit) => boolean,
+): EvidenceMeta {
+  let templates = 0;
+  let evicted = 0;
+  let sampled = false;
+  const severe = { templates: 0, shown: 0 };
+  const rare = { templates: 0, shown: 0 };
+  const cut: EvidenceCut[] = [];
+  const keptLines: EvidenceMeta["kept"][number][] = [];
+  for (const { name, kept } of sections) {
+    templates += kept.mining.created;
+    evicted += kept.mining.evicted;
+    sampled ||= kept.mining.sampled;
+    const shownUnits = collect(kept)
+      .filter(visible)
+      .sort((a, b) => a.index - b.index);
+    const shownOf = new Map<number, number>();
+    for (const u of shownUnits) {
+      if (u.template !== undefined)
+        shownOf.set(u.template, (shownOf.get(u.template) ?? 0) + u.repeat);
+    }
+    const covered = coverage(shownUnits);
+    for (const u of shownUnits) {
+      const t = u.template === undefined ? undefined : kept.templates.get(u.template);
+      if (keptLines.length < MAX_KEPT && (u.severity > 0 || (t !== undefined && t.runs <= 2)))
+        keptLines.push({ section: name, line: u.index, severity: u.severity });
+    }
+    for (const t of kept.templates.values()) {
+      const isRare = t.runs <= 2;
+      if (t.severity === 0 && !isRare) continue;
+      const shown = shownOf.get(t.id) ?? 0;
+      for (const tally of [t.severity > 0 ? severe : undefined, isRare ? rare : undefined]) {
+        if (tally === undefined) continue;
+        tally.templates++;
+        if (shown > 0) tally.shown++;
+      }
+      if (shown >= t.count) continue;
+      const known = t.positions ? [...t.positions] : [t.first, ...(t.second > 0 ? [t.second] : [])];
+      const lines = [...new Set(known)].filter((l) => !covered(l)).sort((a, b) => a - b);
+      cut.push({
+        section: name,
+        template: templateText(t),
+        severity: t.severity,
+        rare: isRare,
+        count: t.count,
+        shown,
+        first: t.first,
+        last: t.last,
+        lines,
+      });
+    }
+  }
+  cut.sort((a, b) => b.severity - a.severity || a.count - b.count || a.first - b.first);
+  return { templates, evicted, sampled, severe, rare, cut: cut.slice(0, MAX_CUT), kept: keptLines };
 }
 
 function recordsOutcome(

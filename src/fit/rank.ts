@@ -1,4 +1,36 @@
-import type { Group, Kept, Unit } from "../keep/keeper.js";
+/**
+ * The order in which held lines are given budget, by value. Each template gets one line before
+ * any gets a second:
+ *   1. the last line of each section (where it ended);
+ *   2. the first held line of every severe template: fatal, then error, then warning, the rare
+ *      ones first, and among equals the shorter line first (more of them fit);
+ *   3. the first held line of every rare template (seen once, then twice; shorter first);
+ *   4. for each severe line of step 2, a marker counting the other lines like it and where they
+ *      are (a repeating template is shown once, with its count);
+ *   5. the context of those lines (a stack trace after its error, then the lines before it);
+ *   6. the latest line of every severe template seen more than once (the first and the latest);
+ *   7. one line of every other template held, the less common first, and its marker;
+ *   8. the rest by lanes (evidence, head, tail) interleaved by token share.
+ * Lines are still shown in input order: this is only the order of the choice.
+ */
+import type { Group, Kept, Template, Unit } from "../keep/keeper.js";
+
+/** A "more lines like this" marker for a shown unit: a candidate of its own, after the unit. */
+export interface Note {
+  readonly note: Unit;
+}
+
+export type Candidate = Unit | Note;
+
+export function isNote(c: Candidate): c is Note {
+  return "note" in c;
+}
+
+export interface RankSection {
+  readonly kept: Kept;
+  /** Relative share of the budget for this section (stderr gets more than stdout). */
+  readonly weight: number;
+}
 
 /** A queue of units of one kind (evidence, head or tail of one section) with its budget share. */
 interface Lane {
@@ -8,10 +40,53 @@ interface Lane {
   used: number;
 }
 
+/** What one section holds, by template. */
+interface Held {
+  readonly kept: Kept;
+  /** Held units of each template, in line order. */
+  readonly byTemplate: Map<Template, Unit[]>;
+  readonly groupOf: Map<Unit, Group>;
+  readonly inTail: Set<Unit>;
+  readonly last: Unit | undefined;
+  /** Lines repeat their templates, so a rare one stands out (not prose, where each line is new). */
+  readonly repeats: boolean;
+}
+
 /**
- * Orders evidence groups: higher severity first; within a severity the first and the last come
- * before the middle ones (the root cause and the final failure), alternating inwards.
+ * Below one template per REPEAT_RATIO lines seen, rarity means something. A page, an article or a
+ * file of prose makes a template of almost every line: ranking those by rarity would pick short
+ * lines from anywhere instead of reading order.
  */
+const REPEAT_RATIO = 4;
+
+function heldOf(kept: Kept): Held {
+  const all = new Set<Unit>();
+  for (const u of kept.head) all.add(u);
+  for (const g of kept.groups) for (const u of g.units) all.add(u);
+  for (const u of kept.rare) all.add(u);
+  for (const u of kept.tail) all.add(u);
+  const units = [...all].sort((a, b) => a.index - b.index);
+  const byTemplate = new Map<Template, Unit[]>();
+  for (const u of units) {
+    const t = u.template === undefined ? undefined : kept.templates.get(u.template);
+    if (t === undefined) continue;
+    const list = byTemplate.get(t);
+    if (list) list.push(u);
+    else byTemplate.set(t, [u]);
+  }
+  const groupOf = new Map<Unit, Group>();
+  for (const g of kept.groups) for (const u of g.units) groupOf.set(u, g);
+  return {
+    kept,
+    byTemplate,
+    groupOf,
+    inTail: new Set(kept.tail),
+    last: kept.tail[kept.tail.length - 1],
+    repeats: kept.mining.created * REPEAT_RATIO <= kept.lines,
+  };
+}
+
+/** Orders groups: higher severity first; within one, first and last before the middle ones. */
 function groupOrder(groups: readonly Group[]): Group[] {
   const bySeverity = new Map<number, Group[]>();
   for (const g of groups) {
@@ -32,10 +107,7 @@ function groupOrder(groups: readonly Group[]): Group[] {
   return ordered;
 }
 
-/**
- * Evidence lines in the order they should be given budget: every matching line of every group
- * first (by group order), then their neighbours one step away, then two, and so on.
- */
+/** Evidence lines: every matching line of every group first, then neighbours by distance. */
 function evidenceUnits(groups: readonly Group[]): Unit[] {
   const entries: Array<{ unit: Unit; distance: number; rank: number }> = [];
   groupOrder(groups).forEach((group, rank) => {
@@ -53,29 +125,124 @@ function evidenceUnits(groups: readonly Group[]): Unit[] {
   return entries.map((e) => e.unit);
 }
 
-export interface RankSection {
-  readonly kept: Kept;
-  /** Relative share of the budget for this section (stderr gets more than stdout). */
-  readonly weight: number;
+/**
+ * The context of an evidence line in its group: the quiet lines after it (its trace or
+ * diagnostic, up to the next evidence line, which has a place of its own), then the quiet lines
+ * just before it, nearest first.
+ */
+function contextOf(unit: Unit, group: Group | undefined): Unit[] {
+  if (group === undefined) return [];
+  const units = group.units;
+  const at = units.indexOf(unit);
+  if (at === -1) return [];
+  const out: Unit[] = [];
+  for (let i = at + 1; i < units.length && (units[i] as Unit).severity === 0; i++)
+    out.push(units[i] as Unit);
+  for (
+    let i = at - 1, n = 0;
+    i >= 0 && n < CONTEXT_BEFORE && (units[i] as Unit).severity === 0;
+    i--, n++
+  )
+    out.push(units[i] as Unit);
+  return out;
+}
+
+/** Quiet lines before an evidence line given as its context. */
+const CONTEXT_BEFORE = 2;
+
+interface Pick {
+  readonly unit: Unit;
+  readonly t: Template;
+  readonly section: number;
 }
 
 /**
- * Ranks every held unit by value, for a budget to be filled in this order. Lanes (evidence, head,
- * tail per section) are interleaved by token share: the lane furthest below its share goes next,
- * and a lane that runs dry leaves its share to the others.
+ * Ranks every held unit (and the markers that may follow them) by value, for a budget to be
+ * filled in this order.
+ *
+ * @example
+ * const order = rank([{ kept, weight: 1 }], (u) => tokens.get(u) ?? 0);
  */
-export function rank(sections: readonly RankSection[], tokensOf: (unit: Unit) => number): Unit[] {
+export function rank(
+  sections: readonly RankSection[],
+  tokensOf: (unit: Unit) => number,
+): Candidate[] {
+  const order: Candidate[] = [];
+  const taken = new Set<Candidate>();
+  const push = (c: Candidate | undefined) => {
+    if (c === undefined || taken.has(c)) return;
+    taken.add(c);
+    order.push(c);
+  };
+  const notes = new Map<Unit, Note>();
+  const note = (u: Unit, t: Template) => {
+    if (t.count <= u.repeat || notes.has(u)) return;
+    const n = { note: u };
+    notes.set(u, n);
+    push(n);
+  };
+  const held = sections.map((s) => heldOf(s.kept));
+
+  const severe: Pick[] = [];
+  const latest: Pick[] = [];
+  const rare: Pick[] = [];
+  const common: Pick[] = [];
+  held.forEach((h, section) => {
+    for (const [t, units] of h.byTemplate) {
+      if (t.severity > 0) {
+        const first = units.find((u) => u.severity > 0) ?? (units[0] as Unit);
+        severe.push({ unit: first, t, section });
+        const end = units[units.length - 1] as Unit;
+        if (end !== first) latest.push({ unit: end, t, section });
+      } else if (!h.repeats) {
+        // Prose: its quiet lines keep reading order (the lanes below).
+      } else if (t.runs <= 2) {
+        rare.push({ unit: units[0] as Unit, t, section });
+      } else {
+        // One line of a common template where the log starts or ends, not out of some context.
+        const end = [...units].reverse().find((u) => h.inTail.has(u));
+        const start = units.find((u) => !h.groupOf.has(u));
+        common.push({ unit: end ?? start ?? (units[0] as Unit), t, section });
+      }
+    }
+  });
+  // Among templates of equal value the cheaper line first: more of them fit.
+  const byCost = (a: Pick, b: Pick) =>
+    tokensOf(a.unit) - tokensOf(b.unit) || a.section - b.section || a.unit.index - b.unit.index;
+  const band = (t: Template) => (t.runs <= 2 ? 0 : 1);
+  severe.sort((a, b) => b.t.severity - a.t.severity || band(a.t) - band(b.t) || byCost(a, b));
+  rare.sort((a, b) => a.t.runs - b.t.runs || byCost(a, b));
+  common.sort(
+    (a, b) => a.t.count - b.t.count || b.unit.index - a.unit.index || a.section - b.section,
+  );
+
+  for (const h of held) push(h.last);
+  for (const p of severe) push(p.unit);
+  for (const p of rare) push(p.unit);
+  for (const p of severe) note(p.unit, p.t);
+  for (const p of severe)
+    for (const u of contextOf(p.unit, held[p.section]?.groupOf.get(p.unit))) push(u);
+  for (const p of latest) push(p.unit);
+  for (const p of common) {
+    push(p.unit);
+    note(p.unit, p.t);
+  }
+  for (const p of rare) note(p.unit, p.t);
+
+  // The rest: lanes interleaved by token share; a lane that runs dry leaves its share to others.
   const lanes: Lane[] = [];
   for (const { kept, weight } of sections) {
     const hasEvidence = kept.groups.length > 0;
-    const tail = [...kept.tail].reverse();
     if (hasEvidence)
       lanes.push({ units: evidenceUnits(kept.groups), share: weight * 0.5, next: 0, used: 0 });
     lanes.push({ units: kept.head, share: weight * (hasEvidence ? 0.2 : 0.4), next: 0, used: 0 });
-    lanes.push({ units: tail, share: weight * (hasEvidence ? 0.3 : 0.6), next: 0, used: 0 });
+    lanes.push({
+      units: [...kept.tail].reverse(),
+      share: weight * (hasEvidence ? 0.3 : 0.6),
+      next: 0,
+      used: 0,
+    });
   }
-  const order: Unit[] = [];
-  const taken = new Set<Unit>();
   for (;;) {
     let best: Lane | undefined;
     for (const lane of lanes) {
@@ -85,8 +252,7 @@ export function rank(sections: readonly RankSection[], tokensOf: (unit: Unit) =>
     }
     if (best === undefined) return order;
     const unit = best.units[best.next++] as Unit;
-    taken.add(unit);
-    order.push(unit);
+    push(unit);
     best.used += tokensOf(unit);
   }
 }

@@ -1,21 +1,22 @@
 import { collapseCarriageReturns, stripAnsi } from "../decode/normalize.js";
 import type { EvidenceHints } from "../pipeline/flow.js";
-import type { JsonValue, Severity } from "../pipeline/unit.js";
+import type { Severity } from "../pipeline/unit.js";
 
 /**
  * What makes a line or a record evidence, on one scale (see `Severity`): 3 a crash, 2 an error
- * or failure, 1 a warning or a line that stands out. The line patterns are plain alternations of
- * literals under word boundaries, so the scan is linear in the text; they run once over each
- * decoded chunk, not once per line. Records are read by the same words: their level and status
- * fields, and their text fields classified like lines.
+ * or failure, 1 a warning or a line that stands out. One vocabulary for every format: the words
+ * a line says anywhere (plain alternations of literals under word boundaries, so the scan is
+ * linear), the level its header gives (a syslog or log4j level column, logcat's letter, a level
+ * after a component name, Apache's `[error]`, a `<3>` priority), and the level and status words of
+ * records (`record-evidence.ts` reads records with this vocabulary).
  */
 export type { Severity };
 
 const FATAL = [
   String.raw`\bFATAL\b`,
-  String.raw`\b[Ff]atal(?: error)?:`,
+  String.raw`(?<!non-)\b[Ff]atal\b`,
   String.raw`\bPANIC\b`,
-  String.raw`\bpanic(?:ked)?\b`,
+  String.raw`\b[Pp]anic(?:ked)?\b`,
   String.raw`Traceback \(most recent call last\)`,
   "Segmentation fault",
   String.raw`\bsegfault\b`,
@@ -33,12 +34,16 @@ const FATAL = [
 const ERROR = [
   String.raw`\bERROR\b`,
   String.raw`\b[Ee]rror\b`,
+  // "0 errors" and "no errors" are a clean summary, not a failure.
+  String.raw`(?<!(?:^|\s)(?:0|[Nn]o) )\b(?:[Ee]rrors|ERRORS)\b`,
   String.raw`\berror\[E\d+\]`,
-  String.raw`\b[A-Z][A-Za-z0-9]*(?:Error|Exception)\b`,
+  String.raw`\b[A-Z][A-Za-z0-9]*(?:Error|Exception|Fail(?:ed|ure)?)\b`,
   String.raw`\b[Ee]xception\b`,
+  // A non-zero error code: err=-12785.
+  String.raw`\berr=-?[1-9]`,
   // "0 failed" is a passing summary, not a failure.
-  String.raw`(?<!\b0 )\bFAIL(?:ED|URE|S)?\b`,
-  String.raw`(?<!\b0 )\b[Ff]ail(?:ed|ure|s)\b`,
+  String.raw`(?<!(?:^|\s)0 )\bFAIL(?:ED|URE|S)?\b`,
+  String.raw`(?<!(?:^|\s)0 )\b[Ff]ail(?:ed|ure|s|ing)?\b`,
   String.raw`^\s*Caused by\b`,
   String.raw`\bERR!`,
   String.raw`\bnon-zero exit\b`,
@@ -47,31 +52,34 @@ const ERROR = [
   String.raw`HTTP/\d(?:\.\d)?" 5\d\d\b`,
   String.raw`\b(?:Bad Gateway|Service Unavailable|Gateway Time-?out)\b`,
   "[✗✖❌]",
-  String.raw`\bAborted\b`,
+  String.raw`\b(?:[Aa]bort(?:ed|ing|s)?|ABORT(?:ED)?)\b`,
   String.raw`\bKilled\b`,
+  String.raw`\b(?:[Dd]enied|[Rr]efused)\b`,
 ];
 
 const NOTICE = [
   String.raw`\bWARN(?:ING)?\b`,
-  String.raw`\b[Ww]arning\b`,
+  String.raw`\b[Ww]arn(?:ing|ed|s)?\b`,
   String.raw`\b[Dd]eprecat(?:ed|ion)\b`,
   String.raw`\bDEPRECATED\b`,
   String.raw`\b[Tt]imed out\b`,
-  String.raw`\bTIMEOUT\b`,
+  String.raw`\b(?:[Tt]imeouts?|TIMEOUT)\b`,
 ];
 
 /** Source of the line classifier: one group per severity, so a match says which it was. */
 const EVIDENCE_SOURCE = `(${FATAL.join("|")})|(${ERROR.join("|")})|(${NOTICE.join("|")})`;
 
 /**
- * Literal fragments, at least one of which occurs in every match of EVIDENCE_SOURCE (a test checks
- * this). A regex of plain literals lets V8 skip through ordinary text at memory speed; only the
- * lines where a fragment occurs are then classified with the full pattern. Ordinary log text
- * seldom contains any of them, so the full pattern runs on a tiny fraction of the input.
+ * Literal fragments, at least one of which occurs in every line the classifier flags, apart from
+ * the line-start layouts below (a test checks this). A regex of plain literals lets V8 skip
+ * through ordinary text at memory speed; only the lines where a fragment occurs are then
+ * classified in full. Ordinary log text seldom contains any of them. The scan's speed depends
+ * most on the set of first characters: every fragment starts with a character another one
+ * already starts with (`alert`, not `lert`), and fragments starting with a space or a newline
+ * (the slowest) are added only for a log whose layout needs them (`anchorScanner`).
  */
 export const EVIDENCE_ANCHORS: readonly string[] = [
   "rror",
-  "RROR",
   "ail",
   "AIL",
   "xception",
@@ -92,14 +100,24 @@ export const EVIDENCE_ANCHORS: readonly string[] = [
   "ut of memory",
   "nhandled",
   "ncaught",
-  "RITICAL",
+  "CRIT",
+  "crit",
+  "Crit",
   "EMERG",
-  "ERR!",
+  "emerg",
+  "Emerg",
+  "alert",
+  "Alert",
+  "ALERT",
+  "EVERE",
+  "ERR",
+  "err=",
   "ARN",
-  "arning",
+  "arn",
   "eprecat",
   "EPRECAT",
   "imed out",
+  "imeout",
   "IMEOUT",
   "Caused by",
   "exit",
@@ -108,73 +126,73 @@ export const EVIDENCE_ANCHORS: readonly string[] = [
   "✗",
   "✖",
   "❌",
-  "borted",
+  "bort",
+  "BORT",
   "illed",
+  "enied",
+  "efused",
 ];
 
-const ANCHOR_SOURCE = EVIDENCE_ANCHORS.map((a) => a.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join(
-  "|",
-);
+const literal = (a: string) => a.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+const ANCHOR_SOURCE = EVIDENCE_ANCHORS.map(literal).join("|");
 
-/** Finds lines worth classifying. Each decoder owns one, so no `lastIndex` is shared. */
-export function anchorScanner(): RegExp {
-  return new RegExp(ANCHOR_SOURCE, "g");
+/**
+ * Layouts whose level is a letter or a number at a fixed place near the line start, found by
+ * no word: each with the test a line of that layout passes, and the anchor (a regex piece over
+ * the decoded text, where lines follow newlines) that finds its severe lines.
+ */
+const LAYOUTS: ReadonlyArray<{ readonly line: RegExp; readonly anchor: string }> = [
+  // syslog and kernel priorities: <3>, <11>, <134>1 (RFC 5424).
+  { line: /^<\d{1,3}>/, anchor: String.raw`\n<\d` },
+  // glog: E0612 12:00:00.000000 ...
+  { line: /^[IWEF]\d{4} \d\d:\d\d:\d\d/, anchor: String.raw`\n[WEF]\d{4} ` },
+  // logcat brief: E/ActivityManager( 123): ...
+  { line: /^[VDIWEFA]\/[^\s(:]+/, anchor: String.raw`\n[WEFA]\/` },
+  // logcat threadtime and other level-letter columns: 01-01 12:00:00.000  123  456 E Tag: ...
+  { line: /^(?:[^\s\d]*\d\S*\s+){2,6}[VDIWEFA]\s/, anchor: String.raw`[ \t][WEFA][ \t]` },
+];
+
+/** Lines of a sample looked at to tell its layout. */
+const LAYOUT_SAMPLE = 64;
+
+/** The layout anchors a sample of the text calls for: those at least a quarter of its lines fit. */
+function layoutAnchors(sample: string): string[] {
+  const lines: string[] = [];
+  let at = 0;
+  while (lines.length < LAYOUT_SAMPLE && at < sample.length) {
+    let nl = sample.indexOf("\n", at);
+    if (nl === -1) nl = sample.length;
+    const line = sample.slice(at, Math.min(nl, at + 256));
+    if (line.trim() !== "") lines.push(line);
+    at = nl + 1;
+  }
+  if (lines.length === 0) return [];
+  return LAYOUTS.filter(
+    (l) => lines.filter((line) => l.line.test(line)).length * 4 >= lines.length,
+  ).map((l) => l.anchor);
 }
 
 /**
- * Severity of one line: the highest severity of any evidence match in it (0 when none).
- * The pattern is compiled per classifier so no global `lastIndex` is ever shared.
+ * Finds lines worth classifying. Each decoder owns one, so no `lastIndex` is shared. Given a
+ * sample of the text (its first chunk), the anchors of its layout are added.
  */
-export function lineClassifier(): (line: string) => Severity {
-  const pattern = new RegExp(EVIDENCE_SOURCE, "gm");
-  return function classify(raw: string): Severity {
-    // Classify what will be shown: colour codes hide word boundaries ("\x1b[31mERROR"), and a
-    // redrawn line shows only its last state.
-    let line = raw;
-    if (line.includes("\x1b") || line.includes("\x9b")) line = stripAnsi(line);
-    if (line.includes("\r"))
-      line = collapseCarriageReturns(line.endsWith("\r") ? line.slice(0, -1) : line);
-    pattern.lastIndex = 0;
-    let severity: Severity = 0;
-    for (let m = pattern.exec(line); m !== null; m = pattern.exec(line)) {
-      const sev: Severity = m[1] !== undefined ? 3 : m[2] !== undefined ? 2 : 1;
-      if (sev > severity) severity = sev;
-      if (severity === 3) break;
-      if (m[0].length === 0) pattern.lastIndex++;
-    }
-    return severity;
-  };
+export function anchorScanner(sample?: string): RegExp {
+  const extra = sample === undefined ? [] : layoutAnchors(sample);
+  return new RegExp([ANCHOR_SOURCE, ...extra].join("|"), "g");
 }
 
-// Lines that continue a stack trace or a compiler diagnostic belong to the error above them.
-const CONTINUATION =
-  /^(?:\s+at\s|\s+File "|\s*\.\.\. \d+ (?:more|common frames)|\s*Caused by\b|\s+-->|\s*\d*\s*\|(?!\|)|\s+\^|\s*= (?:note|help):|\s+\S+\.(?:go|rs|py|js|ts|java|kt|rb|cs|cpp|c|h):\d+|goroutine \d+|\s{4,}\S|\t\S)/;
+/** A line start that only a layout anchor finds: records' text fields are checked for it. */
+export const LAYOUT_START =
+  /^(?:<\d{1,3}>|[IWEF]\d{4} \d|[VDIWEFA]\/\S|(?:[^\s\d]*\d\S*\s+){2,6}[VDIWEFA]\s)/;
 
-/** True when a line is part of the stack trace or diagnostic that precedes it. */
-export function continuesEvidence(line: string): boolean {
-  return CONTINUATION.test(line);
+/** True when `text` may hold evidence: an anchor, or a line start of a level layout. */
+export function mayBeEvidence(anchors: RegExp, text: string): boolean {
+  anchors.lastIndex = 0;
+  return anchors.test(text) || LAYOUT_START.test(text);
 }
 
-// Records: level and status fields, error fields, text fields.
+// The level vocabulary: level and status words, by severity. Compared lower-cased and trimmed.
 
-const LEVEL_FIELDS = new Set([
-  "level",
-  "severity",
-  "status",
-  "state",
-  "conclusion",
-  "outcome",
-  "result",
-  "log_level",
-  "loglevel",
-  "levelname",
-  "lvl",
-  "severity_text",
-  "severitytext",
-  "priority",
-  "type",
-]);
-/** Level and status words, by severity. Compared lower-cased and trimmed. */
 const FATAL_WORDS = new Set([
   "fatal",
   "emerg",
@@ -200,145 +218,11 @@ const ERROR_WORDS = new Set([
   "timedout",
   "timeout",
   "broken",
+  "denied",
+  "refused",
+  "aborted",
 ]);
 const WARN_WORDS = new Set(["warn", "warning", "warnings", "deprecated", "degraded"]);
-/** Fields whose mere presence (not empty) says the record reports a failure. */
-const ERROR_FIELDS = new Set([
-  "error",
-  "err",
-  "exception",
-  "errors",
-  "error_message",
-  "errormessage",
-  "stack",
-  "stacktrace",
-]);
-const HTTP_STATUS_FIELDS = new Set([
-  "statuscode",
-  "status_code",
-  "http_status",
-  "httpstatus",
-  "status",
-  "code",
-]);
-/** Text fields classified like lines: what a record says in words. */
-const TEXT_FIELDS = new Set([
-  "message",
-  "msg",
-  "error",
-  "log",
-  "text",
-  "detail",
-  "description",
-  "summary",
-  "reason",
-  "exception",
-  "err",
-]);
-/** Characters of a text field that are classified. */
-const TEXT_CHARS = 4096;
-
-function wordSeverity(word: string): Severity {
-  const w = word.trim().toLowerCase();
-  if (FATAL_WORDS.has(w)) return 3;
-  if (ERROR_WORDS.has(w)) return 2;
-  if (WARN_WORDS.has(w)) return 1;
-  return 0;
-}
-
-/** Numeric levels: OpenTelemetry severity numbers, syslog severities, pino/bunyan levels. */
-function numberSeverity(name: string, v: number): Severity {
-  if (name === "severity_number" || name === "severitynumber") {
-    // OpenTelemetry: 13–16 WARN, 17–20 ERROR, 21–24 FATAL.
-    return v >= 21 && v <= 24 ? 3 : v >= 17 ? (v <= 20 ? 2 : 0) : v >= 13 ? 1 : 0;
-  }
-  if (name === "severity" || name === "priority") {
-    // syslog (RFC 5424): 0 emergency, 1 alert, 2 critical, 3 error, 4 warning.
-    if (!Number.isInteger(v) || v < 0 || v > 7) return 0;
-    return v <= 2 ? 3 : v === 3 ? 2 : v === 4 ? 1 : 0;
-  }
-  if (name === "level" || name === "lvl") {
-    // pino and bunyan: 40 warn, 50 error, 60 fatal.
-    return v >= 60 ? 3 : v >= 50 ? 2 : v >= 40 ? 1 : 0;
-  }
-  return 0;
-}
-
-/**
- * The severity of one record, on the same scale as lines. A string record (a line of text
- * among records) is read like a line; an object by its level, status and error fields and by
- * its text fields, at its top level and one level below (`log.level`, `event.message`).
- * The classifier holds its own regex state: make one per stream.
- *
- * @example
- * const classify = recordClassifier();
- * classify({ level: "warn", msg: "disk 91% full" }); // 1
- * classify({ msg: "panic: runtime error: index out of range" }); // 3
- */
-export function recordClassifier(): (record: JsonValue) => Severity {
-  const classifyLine = lineClassifier();
-  // Most text fields hold no evidence word: the literal anchors rule them out at scan speed.
-  const anchors = new RegExp(ANCHOR_SOURCE);
-  const line = (text: string): Severity => (anchors.test(text) ? classifyLine(text) : 0);
-  const fields = (object: { [key: string]: JsonValue }): Severity => {
-    let worst = 0 as Severity;
-    const raise = (s: Severity) => {
-      if (s > worst) worst = s;
-    };
-    for (const key of Object.keys(object)) {
-      const name = key.toLowerCase();
-      const v = object[key];
-      if (typeof v === "string") {
-        if (LEVEL_FIELDS.has(name)) raise(wordSeverity(v));
-        if (TEXT_FIELDS.has(name)) raise(line(v.length > TEXT_CHARS ? v.slice(0, TEXT_CHARS) : v));
-        if (ERROR_FIELDS.has(name) && v.trim() !== "") raise(2);
-      } else if (typeof v === "number") {
-        if (HTTP_STATUS_FIELDS.has(name) && v >= 500 && v <= 599) raise(2);
-        else if (LEVEL_FIELDS.has(name) || name === "severity_number" || name === "severitynumber")
-          raise(numberSeverity(name, v));
-      } else if (ERROR_FIELDS.has(name) && v !== null && v !== false && isPresent(v)) {
-        raise(2);
-      }
-      if (worst === 3) return worst;
-    }
-    return worst;
-  };
-  return function classify(record: JsonValue): Severity {
-    if (typeof record === "string") {
-      return line(record.length > TEXT_CHARS ? record.slice(0, TEXT_CHARS) : record);
-    }
-    if (record === null || typeof record !== "object" || Array.isArray(record)) return 0;
-    let worst = fields(record) as Severity;
-    if (worst === 3) return worst;
-    for (const key of Object.keys(record)) {
-      const v = record[key];
-      if (v !== null && typeof v === "object" && !Array.isArray(v)) {
-        const s = fields(v);
-        if (s > worst) worst = s;
-        if (worst === 3) break;
-      }
-    }
-    return worst;
-  };
-}
-
-function isPresent(v: JsonValue): boolean {
-  if (Array.isArray(v)) return v.length > 0;
-  if (typeof v === "object" && v !== null) return Object.keys(v).length > 0;
-  return true;
-}
-
-/**
- * What the line decoder may know of evidence, to skip lines that cannot matter: the anchors,
- * the classifier and the template function of this module.
- */
-export function evidenceHints(
-  tailChars: number,
-  template: EvidenceHints["template"],
-): EvidenceHints {
-  return { anchors: anchorScanner, classifier: lineClassifier, template, tailChars };
-}
-
 /** Level words below any evidence, from the least: they order records in a sort on a level field. */
 const QUIET_WORDS: Readonly<Record<string, number>> = {
   trace: -4,
@@ -351,6 +235,47 @@ const QUIET_WORDS: Readonly<Record<string, number>> = {
   passed: -2,
   notice: -1,
 };
+/** The words a log header uses as its level column (a subset of the vocabulary above). */
+const HEADER_LEVELS = new Set([
+  "fatal",
+  "emerg",
+  "emergency",
+  "panic",
+  "critical",
+  "crit",
+  "alert",
+  "severe",
+  "error",
+  "err",
+  "warn",
+  "warning",
+  "trace",
+  "debug",
+  "verbose",
+  "info",
+  "information",
+  "notice",
+]);
+
+/** True when `word` is a level a log header uses (`INFO`, `warn`, `[error]` without brackets). */
+export function isLevelWord(word: string): boolean {
+  return HEADER_LEVELS.has(word.toLowerCase());
+}
+
+/**
+ * The severity a level or status word names (`"ERROR"` 2, `"crit"` 3, `"degraded"` 1), 0 for
+ * any other word.
+ *
+ * @example
+ * wordSeverity("Warning"); // 1
+ */
+export function wordSeverity(word: string): Severity {
+  const w = word.trim().toLowerCase();
+  if (FATAL_WORDS.has(w)) return 3;
+  if (ERROR_WORDS.has(w)) return 2;
+  if (WARN_WORDS.has(w)) return 1;
+  return 0;
+}
 
 /**
  * A level word's rank on the evidence scale, with quiet levels below it (trace < debug < info <
@@ -365,4 +290,147 @@ export function levelRank(word: string): number | undefined {
   if (quiet !== undefined) return quiet;
   const s = wordSeverity(w);
   return s > 0 ? s : undefined;
+}
+
+/** Month and weekday names: header tokens, part of a date. */
+const DATE_TOKEN =
+  /^[[(]?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[,\])]?$/i;
+
+/** Logcat's and glog's level letters. */
+const LETTERS: Readonly<Record<string, Severity>> = { V: 0, D: 0, I: 0, W: 1, E: 2, F: 3, A: 3 };
+
+const HEADER_CHARS = 200;
+const HEADER_TOKENS = 8;
+const PRI = /^<(\d{1,3})>/;
+const KEY_LEVEL = /^(?:level|lvl|severity|loglevel|log_level)=["']?([A-Za-z]+)["']?$/i;
+const GLOG = /^([IWEF])\d{4} \d\d:\d\d:\d\d/;
+const BRIEF = /^([VDIWEFA])\/[^\s(:]+/;
+
+/** syslog severities 0–7: emergency, alert and critical are crashes; error; warning. */
+function prioritySeverity(pri: number): Severity {
+  const s = pri & 7;
+  return s <= 2 ? 3 : s === 3 ? 2 : s === 4 ? 1 : 0;
+}
+
+function hasDigit(token: string): boolean {
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if (c >= 48 && c <= 57) return true;
+  }
+  return false;
+}
+
+/**
+ * The level a line's header gives, or -1 when it names none: a `<3>` priority, a glog or logcat
+ * letter, or a level word in the header. A level word counts in brackets (`[error]`), as the first
+ * token when it is upper case or ends with a colon (`SEVERE: …`), after header tokens (times,
+ * numbers, bracketed fields, at most one plain word such as a host) that include a number, or
+ * after a component name that ends with a colon (`kernel: alert: …`).
+ */
+export function headerLevel(line: string): Severity | -1 {
+  const first = line.charCodeAt(0);
+  if (first === 60) {
+    const m = PRI.exec(line);
+    if (m) return prioritySeverity(Number(m[1]));
+  }
+  const letter = GLOG.exec(line) ?? BRIEF.exec(line);
+  if (letter) return LETTERS[letter[1] as string] as Severity;
+  const end = Math.min(line.length, HEADER_CHARS);
+  let i = 0;
+  let digits = 0;
+  let plain = 0;
+  let afterComponent = false;
+  for (let k = 0; k < HEADER_TOKENS && i < end; k++) {
+    while (i < end && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
+    if (i >= end) break;
+    const from = i;
+    while (i < end && line.charCodeAt(i) !== 32 && line.charCodeAt(i) !== 9) i++;
+    const token = line.slice(from, i);
+    const opens = /^[[(<]/.test(token);
+    const closes = /[\])>][:,|]?$/.test(token);
+    const core = token.replace(/^[[(<]+/, "").replace(/[\])>:,|]+$/, "");
+    const colon = token.endsWith(":");
+    const header = plain === 0 || (plain === 1 && digits > 0);
+    // A level letter after two to six numeric tokens (dates, times, ids), then a space.
+    if (k >= 2 && k <= 6 && digits === k && token.length === 1 && i < line.length && first > 32) {
+      const s = LETTERS[token];
+      if (s !== undefined) return s;
+    }
+    // logfmt: level=crit, lvl=warn.
+    const kv = KEY_LEVEL.exec(token);
+    if (kv) {
+      const word = (kv[1] as string).toLowerCase();
+      if (HEADER_LEVELS.has(word) && word !== "err" && word !== "severe") return wordSeverity(word);
+    }
+    const lower = core.toLowerCase();
+    // `err` and `severe` count in upper case only: no anchor finds the others.
+    const anchored = (lower !== "err" && lower !== "severe") || core === core.toUpperCase();
+    if (HEADER_LEVELS.has(lower) && isLevelCase(core) && anchored) {
+      const upper = core === core.toUpperCase();
+      const placed =
+        (opens && closes) ||
+        (k === 0 && (upper || colon)) ||
+        (header && digits > 0) ||
+        (afterComponent && (upper || colon));
+      if (placed) return wordSeverity(lower);
+    }
+    if (hasDigit(token)) digits++;
+    else if (!(opens || closes || colon || DATE_TOKEN.test(token) || /^[-|]$/.test(token))) plain++;
+    afterComponent = colon || token.endsWith("]:") || token.endsWith("]");
+    if (plain > 1 && !afterComponent) break;
+  }
+  return -1;
+}
+
+/** `error`, `ERROR` and `Error` are levels; `eRRor` is not. */
+function isLevelCase(word: string): boolean {
+  const lower = word.toLowerCase();
+  return (
+    word === lower ||
+    word === word.toUpperCase() ||
+    word === lower.charAt(0).toUpperCase() + lower.slice(1)
+  );
+}
+
+/**
+ * Severity of one line: the highest of any evidence word in it and of its header's level (0 when
+ * none). The pattern is compiled per classifier so no global `lastIndex` is ever shared.
+ *
+ * @example
+ * lineClassifier()("Jun 14 15:16:01 host kernel: alert: CPU0 temperature above threshold"); // 3
+ */
+export function lineClassifier(): (line: string) => Severity {
+  const pattern = new RegExp(EVIDENCE_SOURCE, "gm");
+  return function classify(raw: string): Severity {
+    // Classify what will be shown: colour codes hide word boundaries ("\x1b[31mERROR"), and a
+    // redrawn line shows only its last state.
+    let line = raw;
+    if (line.includes("\x1b") || line.includes("\x9b")) line = stripAnsi(line);
+    if (line.includes("\r"))
+      line = collapseCarriageReturns(line.endsWith("\r") ? line.slice(0, -1) : line);
+    pattern.lastIndex = 0;
+    let severity: Severity = 0;
+    for (let m = pattern.exec(line); m !== null; m = pattern.exec(line)) {
+      const sev: Severity = m[1] !== undefined ? 3 : m[2] !== undefined ? 2 : 1;
+      if (sev > severity) severity = sev;
+      if (severity === 3) return severity;
+      if (m[0].length === 0) pattern.lastIndex++;
+    }
+    const level = headerLevel(line);
+    return level > severity ? (level as Severity) : severity;
+  };
+}
+
+// Lines that continue a stack trace or a compiler diagnostic belong to the error above them.
+const CONTINUATION =
+  /^(?:\s+at\s|\s+File "|\s*\.\.\. \d+ (?:more|common frames)|\s*Caused by\b|\s+-->|\s*\d*\s*\|(?!\|)|\s+\^|\s*= (?:note|help):|\s+\S+\.(?:go|rs|py|js|ts|java|kt|rb|cs|cpp|c|h):\d+|goroutine \d+|\s{4,}\S|\t\S)/;
+
+/** True when a line is part of the stack trace or diagnostic that precedes it. */
+export function continuesEvidence(line: string): boolean {
+  return CONTINUATION.test(line);
+}
+
+/** What the line decoder may know of evidence, to skip lines that cannot matter. */
+export function evidenceHints(tailChars: number): EvidenceHints {
+  return { anchors: anchorScanner, classifier: lineClassifier, tailChars };
 }

@@ -1,19 +1,10 @@
 import type { EvidenceHints, LineSink } from "../pipeline/flow.js";
 import type { Severity, Unit } from "../pipeline/unit.js";
 import { continuesEvidence, evidenceHints } from "./evidence.js";
+import { createReservoir, type Group } from "./groups.js";
+import { createTemplateTable, TEMPLATE_CAP, type Template } from "./templates.js";
 
-export type { Unit };
-
-/** A piece of evidence: the lines that matched and the context around them. */
-export interface Group {
-  readonly units: Unit[];
-  severity: Severity;
-  /** Order of creation; the first group of a severity is never evicted by a later one. */
-  readonly seq: number;
-  chars: number;
-  /** Characters of the lines after the first evidence line (its trace or diagnostic). */
-  traceChars: number;
-}
+export type { Group, Template, Unit };
 
 export interface KeeperLimits {
   /** Characters of the first lines to hold. */
@@ -22,6 +13,8 @@ export interface KeeperLimits {
   readonly tailChars: number;
   /** Characters of evidence groups to hold. */
   readonly evidenceChars: number;
+  /** Characters of first lines of rare templates to hold (default: `evidenceChars`). */
+  readonly rareChars?: number;
   /**
    * Most lines held in the head and in the tail. A shown line costs at least a token, so
    * holding more lines than the budget has tokens only costs time (a log of one-character lines).
@@ -32,6 +25,8 @@ export interface KeeperLimits {
   readonly context?: number;
   /** Longest stack trace or diagnostic kept as one group. */
   readonly maxGroupLines?: number;
+  /** Templates the template table holds at most (default TEMPLATE_CAP). */
+  readonly templates?: number;
 }
 
 /** What the keeper held when the input ended. */
@@ -39,12 +34,23 @@ export interface Kept {
   readonly head: readonly Unit[];
   readonly tail: readonly Unit[];
   readonly groups: readonly Group[];
+  /** First lines of templates seen at most twice, held for their rarity, in line order. */
+  readonly rare: readonly Unit[];
   /** Lines seen (each repeat counted). */
   readonly lines: number;
   /** Lines that were evidence (each repeat counted). */
   readonly evidenceLines: number;
   /** True when every line seen is in `head` or `tail`: nothing was dropped. */
   readonly complete: boolean;
+  /** The templates of the held lines, and every severe or rare template still in the table. */
+  readonly templates: ReadonlyMap<number, Template>;
+  readonly mining: {
+    /** Templates made, and let go by the table's cap. */
+    readonly created: number;
+    readonly evicted: number;
+    /** Some lines were skipped unseen (a very long input): template counts are lower bounds. */
+    readonly sampled: boolean;
+  };
 }
 
 export interface Keeper extends LineSink {
@@ -54,20 +60,22 @@ export interface Keeper extends LineSink {
    * and the repeat and context chains are broken there.
    */
   skip(count: number): void;
-  /**
-   * Notes the template of a line the decoder wants to skip. Returns true when the line is a
-   * stand-out candidate; the decoder then hands it over with `line()` instead of skipping it.
-   */
-  skippable(template: number, pending: number): boolean;
+  wanted(text: string, start: number, end: number, pending: number): boolean;
   /** True while every line is needed: the head is filling or an evidence group is open. */
   readonly eager: boolean;
   readonly hints: EvidenceHints;
   finish(): Kept;
 }
 
-const NOVELTY_WARMUP = 200;
-/** Leading characters that make a line's template (digits folded): level and message start. */
-const TEMPLATE_CHARS = 32;
+/**
+ * Lines mined exactly: each skipped line's full signature is taken. Past them a skipped line is
+ * credited through its prefix where the prefix has proved reliable (checked now and then),
+ * because a pass over every character of every line would cost more than decoding it.
+ */
+const EXACT_LINES = 4096;
+/** Past this many lines only one skipped line in SAMPLE_STRIDE is looked at. */
+const SAMPLE_FROM = 1_000_000;
+const SAMPLE_STRIDE = 4;
 
 /**
  * A copy of `text` that does not keep its source alive. Lines are slices of 1 MiB decoded
@@ -76,28 +84,6 @@ const TEMPLATE_CHARS = 32;
  */
 function detach(text: string): string {
   return text.length === 0 ? text : ` ${text}`.slice(1);
-}
-
-/**
- * Template of the line `text[start, end)`: a hash of its first TEMPLATE_CHARS characters with each
- * run of digits folded to one symbol, so lines that differ only in numbers share a template.
- */
-export function templateOf(text: string, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  const n = Math.min(end, start + TEMPLATE_CHARS);
-  let digits = false;
-  for (let i = start; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      if (digits) continue;
-      digits = true;
-      h = Math.imul(h ^ 35, 16777619);
-      continue;
-    }
-    digits = false;
-    h = Math.imul(h ^ c, 16777619);
-  }
-  return h;
 }
 
 /**
@@ -116,19 +102,13 @@ function sameLine(a: string, b: string): boolean {
   }
   return a === b;
 }
-const MAX_TEMPLATES = 4096;
-const MAX_NOVEL = 32;
-/** Evidence groups held at once; eviction scans them, so this also bounds its cost per line. */
-const MAX_GROUPS = 256;
 
 /**
- * The one budgeted selector every format shares. It holds the first lines (head), a ring of the
- * last lines (tail), and a reservoir of evidence groups with their context, and counts the rest.
- * Memory is bounded by the limits, never by the input: a 1 GB log and a 1 KB log cost the same.
- *
- * Eviction favours what an agent needs: a lower severity goes before a higher one, and within a
- * severity the first group (often the root cause) stays while later ones roll like a ring, so
- * the first and the latest errors survive.
+ * The one budgeted selector every format of lines shares. It holds the first lines (head), a
+ * ring of the last lines (tail), a reservoir of evidence groups with their context, and the
+ * first line of every template rare so far, and counts the rest; every line is mined into the
+ * template table as it passes. Memory is bounded by the limits and the table's cap, never by the
+ * input: a 1 GB log and a 1 KB log cost the same.
  *
  * @example
  * const keeper = createKeeper({ headChars: 2000, tailChars: 3000, evidenceChars: 4000 });
@@ -140,6 +120,7 @@ export function createKeeper(limits: KeeperLimits): Keeper {
   const maxGroupLines = limits.maxGroupLines ?? 40;
   const headLines = limits.headLines ?? Number.POSITIVE_INFINITY;
   const tailLines = limits.tailLines ?? Number.POSITIVE_INFINITY;
+  const rareChars = limits.rareChars ?? limits.evidenceChars;
   // One long stack trace may not take the whole reservoir from the errors around it.
   const maxGroupChars = Math.max(256, Math.floor(limits.evidenceChars / 3));
   const head: Unit[] = [];
@@ -150,99 +131,42 @@ export function createKeeper(limits: KeeperLimits): Keeper {
   let tailStart = 0;
   let tailChars = 0;
   let dropped = false;
-  const groups: Group[] = [];
-  let groupChars = 0;
+  const reservoir = createReservoir(limits.evidenceChars);
   let groupSeq = 0;
   let open: Group | undefined;
   let openAfter = 0;
   let lines = 0;
   let evidenceLines = 0;
   let last: Unit | undefined;
+  let lastTemplate: Template | undefined;
   let prev1: Unit | undefined;
   let prev2: Unit | undefined;
+  let sampled = false;
+  // The skipped line last credited to a template, in case the decoder hands it over after all.
+  let creditedAt = 0;
+  let creditedTemplate: Template | undefined;
 
-  // Stand-out detection: count line templates (digits folded, first 32 chars); a template first
-  // seen after the warm-up that stays rare is evidence of something unusual in a repetitive log.
-  // An open-addressing table (hash, count) in typed arrays: a Map here costs more than all the
-  // rest of the per-line work together.
-  const slots = MAX_TEMPLATES * 2;
-  const templateKeys = new Int32Array(slots);
-  const templateCounts = new Int32Array(slots);
-  let templateCount = 0;
-  let templatesFull = false;
+  // First lines of rare templates, oldest first; a template seen a third time lets go of its own.
+  const rare = new Map<Template, Unit>();
+  let rareHeld = 0;
+  const table = createTemplateTable({
+    cap: limits.templates ?? TEMPLATE_CAP,
+    onCommon(t) {
+      const unit = rare.get(t);
+      if (unit === undefined) return;
+      rare.delete(t);
+      rareHeld -= unit.text.length + 1;
+    },
+  });
 
-  /** Adds one sighting of template `t` and returns how often it was seen before. */
-  function sight(t: number): number {
-    const key = t === 0 ? 1 : t;
-    let i = (key >>> 0) % slots;
-    for (;;) {
-      const k = templateKeys[i] as number;
-      if (k === key) return (templateCounts[i] as number)++;
-      if (k === 0) {
-        templateKeys[i] = key;
-        templateCounts[i] = 1;
-        templateCount++;
-        return 0;
-      }
-      i = i + 1 === slots ? 0 : i + 1;
-    }
-  }
-
-  function seen(t: number): number {
-    const key = t === 0 ? 1 : t;
-    let i = (key >>> 0) % slots;
-    for (;;) {
-      const k = templateKeys[i] as number;
-      if (k === key) return templateCounts[i] as number;
-      if (k === 0) return 0;
-      i = i + 1 === slots ? 0 : i + 1;
-    }
-  }
-  const novel: Array<{ unit: Unit; template: number }> = [];
-
-  function detachUnit(unit: Unit): Unit {
+  function holdRare(unit: Unit, t: Template): void {
     unit.text = detach(unit.text);
-    return unit;
-  }
-
-  function addGroup(group: Group): void {
-    groups.push(group);
-    groupChars += group.chars;
-  }
-
-  /**
-   * Frees reservoir space. Victims are chosen lowest severity first and, within a severity, the
-   * second-oldest (so the first, often the root cause, stays while later ones roll). A group still
-   * being built never evicts a group more severe than itself: if only such groups are left, the
-   * open group gives way instead.
-   */
-  function evict(): void {
-    while ((groupChars > limits.evidenceChars || groups.length > MAX_GROUPS) && groups.length > 0) {
-      const ceiling = open ? open.severity : 3;
-      let victim = -1;
-      let firstOfSeverity = -1;
-      let lowest = 4;
-      for (let i = 0; i < groups.length; i++) {
-        const g = groups[i] as Group;
-        if (g === open || g.severity > ceiling) continue;
-        if (g.severity < lowest) {
-          lowest = g.severity;
-          firstOfSeverity = i;
-          victim = i;
-        } else if (g.severity === lowest && victim === firstOfSeverity) {
-          victim = i;
-        }
-      }
-      if (victim === -1) {
-        const at = open ? groups.indexOf(open) : -1;
-        if (at === -1) return;
-        groups.splice(at, 1);
-        groupChars -= (open as Group).chars;
-        open = undefined;
-        return;
-      }
-      const [gone] = groups.splice(victim, 1);
-      groupChars -= (gone as Group).chars;
+    rare.set(t, unit);
+    rareHeld += unit.text.length + 1;
+    while (rareHeld > rareChars && rare.size > 1) {
+      const [oldest, gone] = rare.entries().next().value as [Template, Unit];
+      rare.delete(oldest);
+      rareHeld -= gone.text.length + 1;
     }
   }
 
@@ -267,6 +191,10 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     }
   }
 
+  function evict(): void {
+    if (reservoir.evict(open)) open = undefined;
+  }
+
   function attach(unit: Unit, severity: Severity): boolean {
     if (open === undefined) return false;
     const continues = severity > 0 || openAfter > 0 || continuesEvidence(unit.text);
@@ -278,13 +206,38 @@ export function createKeeper(limits: KeeperLimits): Keeper {
       open = undefined;
       return false;
     }
+    unit.text = detach(unit.text);
     open.units.push(unit);
     open.chars += unit.text.length + 1;
     open.traceChars += unit.text.length + 1;
-    groupChars += unit.text.length + 1;
+    reservoir.grew(open, unit.text.length + 1);
     if (severity > open.severity) open.severity = severity;
+    if (severity > 0 && unit.occurrence === 1) open.exemplar = true;
     openAfter = severity > 0 ? context : openAfter - 1;
     return true;
+  }
+
+  function openGroup(unit: Unit, severity: Severity): void {
+    const units: Unit[] = [];
+    for (const u of context >= 2 ? [prev2, prev1] : context >= 1 ? [prev1] : []) {
+      if (u === undefined) continue;
+      u.text = detach(u.text);
+      units.push(u);
+    }
+    units.push(unit);
+    let chars = 0;
+    for (const u of units) chars += u.text.length + 1;
+    open = {
+      units,
+      severity,
+      seq: groupSeq++,
+      chars,
+      traceChars: 0,
+      exemplar: unit.occurrence === 1,
+      trimmed: false,
+    };
+    openAfter = context;
+    reservoir.add(open);
   }
 
   function line(text: string, severity: Severity, omittedChars: number): void {
@@ -297,8 +250,16 @@ export function createKeeper(limits: KeeperLimits): Keeper {
       last.omittedChars === 0
     ) {
       last.repeat++;
+      if (lastTemplate !== undefined) table.repeat(lastTemplate, lines);
       return;
     }
+    // A line seen is mined exactly (its signature first: no tree walk for a known shape).
+    const t =
+      lines === creditedAt && creditedTemplate !== undefined
+        ? creditedTemplate
+        : table.mine(text, severity, lines);
+    creditedAt = 0;
+    lastTemplate = t;
     const held = headOpen || severity > 0 || open !== undefined;
     const unit: Unit = {
       index: lines,
@@ -306,41 +267,29 @@ export function createKeeper(limits: KeeperLimits): Keeper {
       repeat: 1,
       severity,
       omittedChars,
+      template: t.id,
+      occurrence: t.runs,
     };
     last = unit;
 
+    let inHead = false;
     if (headOpen && headChars + text.length + 1 <= limits.headChars && head.length < headLines) {
       head.push(unit);
       headChars += text.length + 1;
+      inHead = true;
     } else {
       headOpen = false;
       pushTail(unit);
     }
 
-    if (!attach(unit, severity)) {
-      if (severity > 0) {
-        const units: Unit[] = [];
-        if (context >= 2 && prev2 !== undefined) units.push(detachUnit(prev2));
-        if (context >= 1 && prev1 !== undefined) units.push(detachUnit(prev1));
-        units.push(unit);
-        let chars = 0;
-        for (const u of units) chars += u.text.length + 1;
-        open = { units, severity, seq: groupSeq++, chars, traceChars: 0 };
-        openAfter = context;
-        addGroup(open);
-        evict();
-      } else if (!templatesFull) {
-        const t = templateOf(text, 0, text.length);
-        const before = sight(t);
-        if (templateCount >= MAX_TEMPLATES) templatesFull = true;
-        if (before === 0 && lines > NOVELTY_WARMUP && novel.length < MAX_NOVEL) {
-          unit.text = detach(unit.text);
-          novel.push({ unit, template: t });
-        }
-      }
-    } else {
+    if (attach(unit, severity)) {
+      evict();
+    } else if (severity > 0) {
+      openGroup(unit, severity);
       evict();
     }
+    // The first line of a template is held while it is rare, whatever group it is context in.
+    if (severity === 0 && t.runs === 1 && !inHead) holdRare(unit, t);
     prev2 = prev1;
     prev1 = unit;
   }
@@ -355,49 +304,66 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     prev2 = undefined;
   }
 
-  function skippable(t: number, pending: number): boolean {
-    if (templatesFull) return false;
-    // `pending`: lines the decoder skipped but has not reported yet; they count for the warm-up.
-    if (seen(t) === 0 && lines + pending > NOVELTY_WARMUP && novel.length < MAX_NOVEL) return true;
-    sight(t);
-    if (templateCount >= MAX_TEMPLATES) templatesFull = true;
+  function wanted(text: string, start: number, end: number, pending: number): boolean {
+    const position = lines + pending + 1;
+    if (position > SAMPLE_FROM && position % SAMPLE_STRIDE !== 0) {
+      sampled = true;
+      return false;
+    }
+    const t = table.sight(text, start, end, position, position <= EXACT_LINES);
+    // Unknown: hand it over, to be mined (and held, if its template is new).
+    if (t === undefined) return true;
+    creditedAt = position;
+    creditedTemplate = t;
     return false;
   }
 
   function finish(): Kept {
-    // Stand-outs count only in a repetitive log, and only if their template stayed rare.
-    const repetitive = !templatesFull && templateCount * 20 <= lines;
-    if (repetitive) {
-      for (const { unit, template: t } of novel) {
-        if (seen(t) > 2) continue;
+    // A template seen once or twice stands out of a repetitive log: it is evidence there.
+    const repetitive = table.created * 20 <= lines;
+    const rareUnits: Unit[] = [];
+    for (const [t, unit] of rare) {
+      if (t.runs > 2) continue;
+      rareUnits.push(unit);
+      if (repetitive && unit.severity === 0 && t.count * 100 <= lines) {
         unit.severity = 1;
         evidenceLines += unit.repeat;
-        addGroup({
-          units: [unit],
-          severity: 1,
-          seq: groupSeq++,
-          chars: unit.text.length + 1,
-          traceChars: 0,
-        });
       }
-      groups.sort((a, b) => (a.units[0] as Unit).index - (b.units[0] as Unit).index);
-      evict();
+    }
+    rareUnits.sort((a, b) => a.index - b.index);
+    const liveTail = tail.slice(tailStart);
+    const templates = new Map<number, Template>();
+    const live = new Map<number, Template>();
+    for (const t of table.live()) {
+      live.set(t.id, t);
+      if (t.severity > 0 || t.runs <= 2) templates.set(t.id, t);
+    }
+    const groups = reservoir.groups;
+    for (const list of [head, liveTail, rareUnits, ...groups.map((g) => g.units)]) {
+      for (const u of list) {
+        if (u.template === undefined || templates.has(u.template)) continue;
+        const t = live.get(u.template) ?? table.byId(u.template);
+        if (t !== undefined) templates.set(t.id, t);
+      }
     }
     return {
       head,
-      tail: tail.slice(tailStart),
+      tail: liveTail,
       groups,
+      rare: rareUnits,
       lines,
       evidenceLines,
       complete: !dropped,
+      templates,
+      mining: { created: table.created, evicted: table.evicted, sampled },
     };
   }
 
   return {
     line,
     skip,
-    skippable,
-    hints: evidenceHints(limits.tailChars, templateOf),
+    wanted,
+    hints: evidenceHints(limits.tailChars),
     get eager() {
       return headOpen || open !== undefined;
     },

@@ -7,13 +7,13 @@ import type { RecordSink } from "../pipeline/flow.js";
 import type { RunContext } from "../pipeline/run.js";
 import type { Unit } from "../pipeline/unit.js";
 import { createAggregator } from "./aggregate.js";
-import { recordClassifier } from "./evidence.js";
+import { createRecordEvents } from "./record-events.js";
+import { recordClassifier } from "./record-evidence.js";
 import { shorten } from "./shorten.js";
 import { sortValues } from "./sort.js";
 import type { KeepOptions } from "./stage.js";
-import { createViewKeeper, type KeptView } from "./view.js";
+import { createViewKeeper, detach, type KeptView } from "./view.js";
 
-/** The records sink: a display copy of each record, classified and keyed, offered to the view. */
 /**
  * @example
  * const records = recordsSink(options, ctx);
@@ -24,6 +24,8 @@ export function recordsSink(o: KeepOptions, ctx: RunContext) {
   const keeper = createViewKeeper(limits);
   const classify = recordClassifier();
   const aggregator = createAggregator();
+  const events = createRecordEvents<{ readonly unit: Unit; readonly at: number }>();
+  let seen = 0;
   const tap = o.tap?.();
   const facts = ctx.facts.records;
   const sink: RecordSink = {
@@ -33,16 +35,16 @@ export function recordsSink(o: KeepOptions, ctx: RunContext) {
         return;
       }
       const text = json ?? JSON.stringify(value);
+      seen++;
       aggregator.add(value);
       const severity = classify(value);
       const key = sortValues(limits.sort, value);
-      tap?.record(value, text, severity, key);
       const shortened = facts?.shortened;
       const display =
         text.length > limits.maxStringChars
           ? shorten(value, limits.maxStringChars, shortened)
           : value;
-      const unit: Unit = {
+      let unit: Unit = {
         index,
         text: display === value ? text : JSON.stringify(display),
         repeat: 1,
@@ -52,6 +54,10 @@ export function recordsSink(o: KeepOptions, ctx: RunContext) {
         value: display,
         key,
       };
+      const at = seen - 1;
+      const occurrence = events.see(value, severity, index, () => ({ unit: detach(unit), at }));
+      tap?.record(value, text, severity, key, occurrence);
+      unit = { ...unit, occurrence };
       keeper.add(unit);
       if (facts && severity > 0) facts.evidence++;
       if (facts && severity >= 2) facts.errors++;
@@ -62,7 +68,10 @@ export function recordsSink(o: KeepOptions, ctx: RunContext) {
     tap,
     finish(): KeptView {
       if (facts) facts.aggregates = aggregator.result();
-      return keeper.finish();
+      const standOuts = events.finish(seen);
+      if (facts) facts.evidence += standOuts.length;
+      tap?.standOuts?.(standOuts.map((s) => s.at));
+      return keeper.finish(standOuts.map((s) => s.unit));
     },
   };
 }

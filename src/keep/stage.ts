@@ -11,13 +11,19 @@ import type { KeptView, ViewLimits } from "./view.js";
 
 /** Something that sees every record after redaction, whole (the store writer): wired by the host. */
 export interface RecordTap {
-  /** `severity` and `key` are the record's as keep classified and keyed it. */
+  /**
+   * `severity` and `key` are the record's as keep classified and keyed it; `occurrence` is which
+   * sighting of its template it is (1: the first), so the stored view orders as keep's does.
+   */
   record(
     value: JsonValue,
     text: string,
     severity?: Severity,
     key?: readonly (JsonValue | undefined)[],
+    occurrence?: number,
   ): void;
+  /** The records (0-based, in tap order) that stood out once the input ended: evidence too. */
+  standOuts?(at: readonly number[]): void;
 }
 
 /** Something that sees every text section's filtered text (the store's text writer). */

@@ -1,7 +1,8 @@
 /**
  * The records policy of the keeper. Records are shown in view order, so that cursors can page:
- * evidence first (fatal, then error, then warning; among equals by the sort, then by position),
- * then the others by the tool's sort or in input order. Of an unsorted stream it also keeps the
+ * evidence first (the first record of every event template before a second of any; fatal, then
+ * error, then warning; then by the sort, then by position), then the others by the tool's sort or
+ * in input order. Of an unsorted stream it also keeps the
  * tail, as the lines policy does for a log: the last records are often where it ended. Memory is
  * O(budget): each lane holds a few budgets' worth of characters, whatever the input.
  */
@@ -40,12 +41,14 @@ export interface KeptView {
 
 export interface ViewKeeper {
   add(unit: Unit): void;
-  finish(): KeptView;
+  /** `standOuts`: held records that stood out (severity 1), moved into the evidence. */
+  finish(standOuts?: readonly Unit[]): KeptView;
 }
 
 /**
- * Orders records as the view shows them: by severity (only when evidence comes first), then by
- * the sort when given, then by input position.
+ * Orders records as the view shows them. When evidence comes first: the first record of every
+ * evidence template (fatal, then error, then warning), then the later evidence records, then the
+ * others; within each by the sort when given, then by input position.
  *
  * @example
  * units.sort(viewComparator(compileSort("updated_at desc"), true));
@@ -58,7 +61,9 @@ export function viewComparator(
     (sort === undefined ? 0 : compareSortValues(sort, a.key ?? [], b.key ?? [])) ||
     a.index - b.index;
   if (!errorsFirst) return bySort;
-  return (a, b) => b.severity - a.severity || bySort(a, b);
+  // The first record of every evidence template, then the later ones, then the rest.
+  const lane = (u: Unit) => (u.severity === 0 ? 2 : (u.occurrence ?? 1) > 1 ? 1 : 0);
+  return (a, b) => lane(a) - lane(b) || b.severity - a.severity || bySort(a, b);
 }
 
 /**
@@ -82,6 +87,14 @@ class Best {
 
   sorted(): Unit[] {
     return [...this.heap].sort(this.compare);
+  }
+
+  /** Lets go of the units `gone` says, keeping the rest a heap. */
+  remove(gone: (unit: Unit) => boolean): void {
+    const kept = this.heap.filter((u) => !gone(u));
+    this.heap.length = 0;
+    this.chars = 0;
+    for (const u of kept) this.push(u);
   }
 
   private push(unit: Unit): void {
@@ -125,7 +138,7 @@ class Best {
  * for as long as a slice of it lives, so a held record would pin a megabyte each. Its display
  * text is a fresh string (it was stringified): parsing it again gives a value of fresh strings.
  */
-function detach(unit: Unit): Unit {
+export function detach(unit: Unit): Unit {
   if (unit.value === undefined || unit.value === null || typeof unit.value !== "object") {
     return typeof unit.value === "string"
       ? { ...unit, value: JSON.parse(unit.text) as string }
@@ -195,7 +208,28 @@ export function createViewKeeper(limits: ViewLimits): ViewKeeper {
       if (unit.severity > 0 && limits.errorsFirst) evidence.add(detach(unit));
       else addOther(unit);
     },
-    finish() {
+    finish(standOuts = []) {
+      if (standOuts.length > 0) {
+        const moved = new Set(standOuts.map((u) => u.index));
+        const gone = (u: Unit | undefined) => u !== undefined && moved.has(u.index);
+        evidenceTotal += standOuts.length;
+        if (limits.errorsFirst) {
+          // They were others until now: out of the head and tail, into the evidence.
+          sorted?.remove(gone);
+          const keptHead = head.filter((u) => !gone(u));
+          head.length = 0;
+          head.push(...keptHead);
+          tail = tail.filter((u, i) => i < tailStart || !gone(u));
+          for (const unit of standOuts) {
+            unit.severity = 1;
+            evidence.add(unit);
+          }
+        } else {
+          // Severity does not order this view: they stay where they are, marked.
+          for (const u of [...head, ...tail, ...(sorted ? sorted.sorted() : [])])
+            if (gone(u)) (u as Unit).severity = 1;
+        }
+      }
       const evidenceDropped = evidence.dropped > 0;
       const others = sorted ? sorted.sorted() : head;
       const rest = sorted ? [] : (tail.slice(tailStart) as Unit[]).map(detach);

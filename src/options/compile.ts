@@ -15,7 +15,8 @@ import {
 import { compileSort, type Sort } from "../keep/sort.js";
 import type { ShapedTelemetry } from "../pipeline/shaped.js";
 import type { FingerprintKey } from "../redact/fingerprint.js";
-import { createRedactor, type RedactOptions, type Redactor } from "../redact/redact.js";
+import { type RedactorLoader, redactorLoader } from "../redact/load.js";
+import type { RedactOptions } from "../redact/redact.js";
 import type { EnvelopeMode } from "../render/envelope.js";
 import type { Summarizer } from "../render/records.js";
 import type { ResultStore } from "../store/store.js";
@@ -76,6 +77,12 @@ export interface ShapeOptions {
   readonly abortSignal?: AbortSignal;
   /** Stops reading after this many milliseconds, as `abortSignal` does. */
   readonly timeoutMs?: number;
+  /**
+   * The output is the tool's error (an MCP result with `isError: true`, a failed API call's
+   * body): `status` is `error`, the text says so first, and it is scrubbed as an error message is
+   * (stack frames, paths, internal hosts, URLs and SQL removed), whatever the input kind.
+   */
+  readonly toolError?: boolean;
 
   // Structured results (JSON, NDJSON, CSV, already-parsed values).
   /** `auto` (default): the content type decides, else JSON and NDJSON are sniffed; `text` never parses. */
@@ -127,8 +134,9 @@ export interface CompiledOptions {
   readonly hashLimit: number;
   readonly abortSignal: AbortSignal | undefined;
   readonly timeoutMs: number | undefined;
-  /** The compiled redactor; absent when redaction is off. */
-  readonly redactor: Redactor | undefined;
+  readonly toolError: boolean;
+  /** The redactor (options checked, rules loaded on first use); absent when redaction is off. */
+  readonly redactor: RedactorLoader | undefined;
   readonly fingerprintKey: FingerprintKey | undefined;
   readonly invisible: boolean;
   readonly spotlight: SpotlightMode;
@@ -195,7 +203,7 @@ export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
     const value = options[key];
     if (value !== undefined && typeof value !== "string") fail(`${key} must be a string`);
   }
-  for (const key of ["untrusted", "invisible"] as const) {
+  for (const key of ["untrusted", "invisible", "toolError"] as const) {
     const value = options[key];
     if (value !== undefined && typeof value !== "boolean") fail(`${key} must be a boolean`);
   }
@@ -221,9 +229,10 @@ export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
       options.timeoutMs === undefined
         ? undefined
         : positiveInteger("timeoutMs", options.timeoutMs, 0, 1),
-    redactor: redaction === false ? undefined : createRedactor(redaction === true ? {} : redaction),
+    redactor: redaction === false ? undefined : redactorLoader(redaction === true ? {} : redaction),
     fingerprintKey: typeof redaction === "object" ? redaction.fingerprintKey : undefined,
     invisible: options.invisible ?? true,
+    toolError: options.toolError ?? false,
     onShaped: options.onShaped,
     ...spotlighting(options),
     ...structured(options),

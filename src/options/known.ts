@@ -8,6 +8,7 @@ import type { ContractOptions, Invariants } from "../contract/contract.js";
 import type { StructuredLimits } from "../decode/records.js";
 import { AirlockError } from "../errors/airlock-error.js";
 import type { ShapeOptions, ShapeRedactOptions } from "./compile.js";
+import type { McpShapeOptions, McpToolsOptions } from "./mcp.js";
 
 type Names<T> = { readonly [K in keyof Required<T>]: true };
 
@@ -38,7 +39,24 @@ export const SHAPE_OPTIONS = {
   onShaped: true,
   abortSignal: true,
   timeoutMs: true,
+  toolError: true,
 } as const satisfies Names<ShapeOptions>;
+
+/** `shapeCallToolResult` (`agent-airlock/mcp`): the options of `shape()` and of the parts. */
+export const MCP_OPTIONS = {
+  ...SHAPE_OPTIONS,
+  maxStructuredTokens: true,
+  outputSchema: true,
+  maxImageBytes: true,
+  images: true,
+  audio: true,
+} as const satisfies Names<McpShapeOptions>;
+
+/** The MCP client and server wrappers: the defaults, and options per tool. */
+export const MCP_CLIENT_OPTIONS = {
+  ...MCP_OPTIONS,
+  tools: true,
+} as const satisfies Names<McpToolsOptions>;
 
 export const REDACT_OPTIONS = {
   rules: true,

@@ -27,8 +27,8 @@ export interface Slices {
   readonly render: Omit<RenderOptions, "records"> & {
     readonly records: Omit<RenderOptions["records"], "clean" | "cursor">;
   };
-  /** The last redaction pass, spotlighting and the fence (its form follows the budget). */
-  readonly present: Omit<PresentOptions, "form">;
+  /** Spotlighting and the fence (its form follows the budget); the redact stage adds its pass. */
+  readonly present: Omit<PresentOptions, "form" | "redact">;
 }
 
 /**
@@ -37,10 +37,8 @@ export interface Slices {
  */
 export function sliceOptions(o: CompiledOptions): Slices {
   const capacity = o.capacity;
-  const redactor = o.redactor;
   return {
     present: {
-      redact: redactor ? (text) => redactor(text).text : undefined,
       spotlight: o.spotlight,
       datamark: o.datamark,
       untrusted: o.untrusted,
@@ -61,6 +59,7 @@ export function sliceOptions(o: CompiledOptions): Slices {
     contract: { contract: o.contract, projection: o.projection },
     redact: {
       redactor: o.redactor,
+      toolError: o.toolError,
       invisible: o.invisible,
       hashLimit: o.hashLimit,
       keepValues: o.fingerprintKey !== undefined ? MAX_FINGERPRINTS : 0,
@@ -93,6 +92,7 @@ export function sliceOptions(o: CompiledOptions): Slices {
     },
     render: {
       maxTokens: o.maxTokens,
+      toolError: o.toolError,
       maxBytes: o.maxBytes,
       next: o.next,
       capacity,
@@ -133,6 +133,7 @@ export function metaOptions(
     datamark: o.datamark,
     redaction: o.redactor !== undefined,
     invisible: o.invisible,
+    toolError: o.toolError,
     clean,
     cursor,
     records: {

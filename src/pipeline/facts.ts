@@ -8,6 +8,7 @@ import type { Aggregates } from "./aggregates.js";
 import type {
   BinaryInfo,
   Cut,
+  EvidenceMeta,
   HtmlFacts,
   InvisibleCounts,
   ShapedMeta,
@@ -169,6 +170,8 @@ export interface Outcome {
   };
   /** The status the shaping itself gives (the tool's failure overrides it). */
   readonly status: ShapedStatus;
+  /** Templates of the text and the evidence left out (template words not yet cleaned). */
+  readonly evidence?: EvidenceMeta;
 }
 
 /**

@@ -9,26 +9,32 @@ import type { JsonValue, SectionName, Severity } from "./unit.js";
 
 /** What keep knows about evidence, lent to the line decoder so it can skip what cannot matter. */
 export interface EvidenceHints {
-  /** A fresh scanner for literal fragments that every evidence line contains (global flag). */
-  anchors(): RegExp;
+  /**
+   * A fresh scanner for literal fragments that every evidence line contains (global flag);
+   * `sample`, the start of the text, tells which line layouts it must also find.
+   */
+  anchors(sample?: string): RegExp;
   /** A fresh classifier of one line (its own regex state). */
   classifier(): (line: string) => Severity;
-  /** The template of `text[start, end)`: lines that differ only in numbers share one. */
-  template(text: string, start: number, end: number): number;
   /** Characters at the end of each chunk that may become the tail: always materialised. */
   readonly tailChars: number;
 }
 
 /**
  * Receives decoded, normalised lines one at a time. A sink that also implements `skip`,
- * `skippable` and `eager` (the keeper does) lets the decoder count lines it cannot keep instead
+ * `wanted` and `eager` (the keeper does) lets the decoder count lines it cannot keep instead
  * of materialising them, which is most of a large input.
  */
 export interface LineSink {
   /** `omittedChars` > 0 when an over-long line was shortened in the middle. */
   line(text: string, severity: Severity, omittedChars: number): void;
   skip?(count: number): void;
-  skippable?(template: number, pending: number): boolean;
+  /**
+   * Looks at the quiet line `text[start, end)` the decoder means to skip, `pending` skipped lines
+   * after the last one reported (so it is line `lines + pending + 1`). True: hand it over with
+   * `line()`; false: it is counted by `skip()` (and the sink has noted what it needed of it).
+   */
+  wanted?(text: string, start: number, end: number, pending: number): boolean;
   readonly eager?: boolean;
   readonly hints?: EvidenceHints;
 }

@@ -7,6 +7,7 @@ import type { SectionName } from "./unit.js";
  *   [airlock: omitted lines 121-49880 of 50000]
  *   [airlock: omitted stderr lines 3-9 of 12]
  *   [airlock: previous line repeated 99998 more times]
+ *   [airlock: 312 more lines like line 1203, lines 1204-48991]   (a repeating event, after its run)
  *   [airlock: 1048000 chars omitted from this line]          (inside a line)
  *   [airlock: 300 chars folded]                               (inside a line, a run of one character class)
  *   [airlock: read stopped at maxBytes (268435456); the rest was not read]
@@ -38,6 +39,24 @@ export function readFailedMarker(section: SectionName, message: string): string 
   return `[airlock: reading ${what} failed (${clean}); the output above may be incomplete]`;
 }
 
+/**
+ * After the run of shown lines that holds line `like`: how many other lines of its event template
+ * there are (`atLeast` when some lines were skipped unseen, so the count is a floor), and the
+ * span they lie in.
+ */
+export function likeThisMarker(
+  section: SectionName,
+  more: number,
+  like: number,
+  from: number,
+  to: number,
+  atLeast: boolean,
+): string {
+  const what = from === to ? `line ${from}` : `lines ${from}-${to}`;
+  const lines = `line${more === 1 ? "" : "s"}`;
+  return `[airlock: ${atLeast ? "at least " : ""}${more} more ${scope(section)}${lines} like line ${like}, ${what}]`;
+}
+
 export function repeatMarker(times: number): string {
   return `[airlock: previous line repeated ${times} more time${times === 1 ? "" : "s"}]`;
 }
@@ -61,6 +80,13 @@ export function binaryMarker(
   const size = complete ? `${bytes} bytes` : `more than ${bytes} bytes`;
   const hash = sha256 ? `, sha256 ${sha256}` : "";
   return `[airlock: binary content not shown: ${mime}, ${size}${hash}]`;
+}
+
+/** An MCP resource link, named in a message's text: its name and its address, one line each bounded. */
+export function resourceLinkMarker(name: string, uri: string, mime: string | undefined): string {
+  const shown = oneLine(name, 120).replace(/"/g, "'");
+  const at = oneLine(uri, 400).replace(/\s+/g, "%20");
+  return `[airlock: resource link "${shown}" ${at}${mime !== undefined ? ` (${mime})` : ""}]`;
 }
 
 export function sectionMarker(section: SectionName): string {
@@ -111,6 +137,11 @@ export function commandHeader(header: CommandHeader): string {
     .map((s) => `${s.name} ${s.lines} lines, ${s.capped ? "more than " : ""}${s.bytes} bytes`)
     .join("; ");
   return `[airlock: ${outcome}; ${streams}]`;
+}
+
+/** The first line of a result the host said is the tool's error (`toolError: true`, MCP `isError`). */
+export function toolErrorMarker(): string {
+  return "[airlock: the tool reported an error]";
 }
 
 export function httpHeader(status: number, statusText: string): string {

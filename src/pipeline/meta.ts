@@ -28,6 +28,8 @@ export interface MetaOptions {
   readonly redaction: boolean;
   /** Invisible-character removal is on: `meta.invisible` is reported. */
   readonly invisible: boolean;
+  /** The host said the output is the tool's error (`toolError`): the status is `error`. */
+  readonly toolError?: boolean;
   /** Keyed fingerprints of the secrets found, when the host gave a key. */
   readonly fingerprint?: (
     values: ReadonlyArray<readonly [string, string]>,
@@ -108,6 +110,9 @@ function errorOf(facts: RunFacts, o: MetaOptions): MetaError | undefined {
   }
   if (facts.error)
     return { ...facts.error, message: o.clean(facts.error.message, 400), kind: "tool" };
+  // The host knows the tool failed, not why: whether a retry helps is left unsaid.
+  if (o.toolError)
+    return { code: "tool/failed", message: "the tool reported an error", kind: "tool" };
   return undefined;
 }
 
@@ -267,6 +272,14 @@ export async function buildShaped(
         }
       : {}),
     ...(recordMeta ? { records: recordMeta } : {}),
+    ...(outcome.evidence && !recordMeta
+      ? {
+          evidence: {
+            ...outcome.evidence,
+            cut: outcome.evidence.cut.map((c) => ({ ...c, template: o.clean(c.template, 200) })),
+          },
+        }
+      : {}),
     ...(facts.handle !== undefined ? { handle: facts.handle } : {}),
     ...nextOf(facts, recordMeta, cuts),
     ...(facts.degraded.length > 0

@@ -150,6 +150,8 @@ export interface ShapedMeta {
   readonly html?: HtmlFacts;
   /** What happened to the records of a structured result (absent for text). */
   readonly records?: StructuredMeta;
+  /** Event templates mined from text, and where the evidence left out lies (absent for records). */
+  readonly evidence?: EvidenceMeta;
   /**
    * The handle the whole (cleaned) result is stored under, for `read_result`: set for every
    * kind of result a `store` kept (text, command output, web pages, records).
@@ -175,6 +177,50 @@ export interface ShapedMeta {
     /** `tool`: the tool ran and failed; `protocol`: the call itself was wrong (set by `shapeError`). */
     readonly kind?: "protocol" | "tool";
   };
+}
+
+/**
+ * The event templates of a text result (lines that differ only in numbers, ids and dates, or in a
+ * few words, share one), and for every severe or rare template whose lines were not all shown,
+ * how many there are and where they lie, so a reader can ask for them.
+ */
+export interface EvidenceMeta {
+  /** Templates mined (all sections), and those let go by the table's cap (their counts stopped). */
+  readonly templates: number;
+  readonly evicted: number;
+  /** Some lines of a very long input were skipped unseen: template counts are lower bounds. */
+  readonly sampled: boolean;
+  /** Templates of evidence (fatal, error, warning), and how many have a line in `text`. */
+  readonly severe: { readonly templates: number; readonly shown: number };
+  /** Templates seen at most twice, and how many have a line in `text`. */
+  readonly rare: { readonly templates: number; readonly shown: number };
+  /** The severe and rare templates with lines left out, most severe first (at most 64). */
+  readonly cut: readonly EvidenceCut[];
+  /** The lines of evidence (and of rare templates) in `text`, in order (at most 256). */
+  readonly kept: ReadonlyArray<{
+    readonly section: SectionName;
+    readonly line: number;
+    readonly severity: 0 | 1 | 2 | 3;
+  }>;
+}
+
+/** A template with lines left out of `text`. */
+export interface EvidenceCut {
+  readonly section: SectionName;
+  /** The template: its words, `<*>` where its lines differ (cleaned like all tool text). */
+  readonly template: string;
+  /** 3 fatal, 2 error, 1 warning or a line that stands out, 0 a quiet rare line. */
+  readonly severity: 0 | 1 | 2 | 3;
+  /** Seen at most twice. */
+  readonly rare: boolean;
+  /** Lines of it in the input, and in `text`. */
+  readonly count: number;
+  readonly shown: number;
+  /** Its first and last line. */
+  readonly first: number;
+  readonly last: number;
+  /** Lines of it not in `text`, in order: all of a rare one, a sample of a severe one (its first and last ones). */
+  readonly lines: readonly number[];
 }
 
 /** Arguments of a `read_result` call. */

@@ -32,6 +32,10 @@ export interface Unit {
   severity: Severity;
   /** Characters cut from the middle of this line by the decoder's line cap. */
   readonly omittedChars: number;
+  /** The event template it belongs to (an id of its section's template table). */
+  readonly template?: number;
+  /** Which sighting of its template it is: 1 for the first (the template's exemplar). */
+  readonly occurrence?: number;
   /** A record's value (its display copy, with long strings shortened). */
   readonly value?: JsonValue;
   /** A record's sort key values, read from the full record. */

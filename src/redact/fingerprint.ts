@@ -1,5 +1,5 @@
 import { AirlockError } from "../errors/airlock-error.js";
-import { createRedactor, type Finding, type RedactOptions } from "./redact.js";
+import type { Finding, RedactOptions } from "./redact.js";
 
 /**
  * A Web Crypto key, as `crypto.subtle.importKey` returns it, described by its shape: the
@@ -61,7 +61,8 @@ export async function redactWithFingerprints(
   options: RedactOptions & { readonly key: FingerprintKey },
 ): Promise<{ text: string; findings: FingerprintedFinding[] }> {
   const key = await importFingerprintKey(options.key);
-  const redactor = createRedactor(options);
+  const { compileRedactor } = await import("./compile.js");
+  const { redactor } = compileRedactor(options);
   const { text: out, findings } = redactor(text);
   const fingerprinted = await Promise.all(
     findings.map(async (f) => ({

@@ -91,3 +91,45 @@ export function compileAllow(allow: RedactOptions["allow"]): Map<string, Compile
   }
   return out;
 }
+
+/**
+ * Checks what the host wrote (its rules, allow-lists, path roots), without the built-in rule set:
+ * options are refused when they are compiled, while the rules themselves load on first use.
+ *
+ * @example
+ * checkRedactOptions({ rules: [{ id: "acme", keywords: [], pattern: "acme_\\w+" }] }); // throws options/invalid
+ */
+export function checkRedactOptions(options: RedactOptions): void {
+  for (const key of ["rules", "disable", "knownValues"] as const) {
+    const list = options[key];
+    if (list !== undefined && !Array.isArray(list)) {
+      throw new AirlockError("options/invalid", `redact: ${key} must be a list`);
+    }
+  }
+  for (const rule of options.rules ?? []) checkRule(rule);
+  compileAllow(options.allow);
+  optionalRules(options);
+}
+
+function checkRule(rule: SecretRule): void {
+  const id = typeof rule?.id === "string" ? rule.id : String(rule?.id);
+  if (!Array.isArray(rule?.keywords) || rule.keywords.length === 0) {
+    throw new AirlockError("options/invalid", `redact: rule "${id}" has no keywords`);
+  }
+  for (const k of rule.keywords) {
+    if (typeof k !== "string" || !/^[\x20-\x7e]+$/.test(k)) {
+      throw new AirlockError(
+        "options/invalid",
+        `redact: rule "${id}" has a keyword that is not printable ASCII`,
+      );
+    }
+  }
+  try {
+    new RegExp(rule.pattern, rule.ignoreCase ? "gi" : "g");
+    if (rule.reject !== undefined) new RegExp(rule.reject, rule.ignoreCase ? "i" : "");
+  } catch (cause) {
+    throw new AirlockError("options/invalid", `redact: rule "${id}" has an invalid pattern`, {
+      cause,
+    });
+  }
+}

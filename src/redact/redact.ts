@@ -1,12 +1,14 @@
 /**
- * `redact()` and `createRedactor()`: secrets out of text, each replaced by `[REDACTED:<rule>]`.
- * The rule set is compiled once (`rule-set.ts`), the engine finds the spans (`engine.ts`), and
- * `apply` writes the replacements (`spans.ts`).
+ * `redact()` and `createRedactor()`: secrets out of text, each replaced by `[REDACTED:<rule>]`,
+ * synchronously (the rule set loads with this module). The rule set is compiled once
+ * (`rule-set.ts`), the engine finds the spans (`engine.ts`), and `apply` writes the replacements
+ * (`spans.ts`).
  */
-import { createEngine, type Engine } from "./engine.js";
+import { compileRedactor, type Redactor } from "./compile.js";
 import type { RedactOptions } from "./options.js";
-import { compileRules } from "./rule-set.js";
-import { apply, type Redacted } from "./spans.js";
+import type { Redacted } from "./spans.js";
+
+export type { Redactor } from "./compile.js";
 
 export type { Engine } from "./engine.js";
 export type { AllowList, RedactOptions } from "./options.js";
@@ -14,16 +16,6 @@ export type { SecretRule } from "./rules.js";
 export type { Finding, Redacted, RedactState, Span } from "./spans.js";
 export { apply, merge } from "./spans.js";
 export { isTokenChar } from "./tokens.js";
-
-/** A compiled redactor: rules are compiled once, the function is pure. */
-export type Redactor = (text: string) => Redacted;
-
-const engines = new WeakMap<Redactor, Engine>();
-
-/** The engine of a redactor made by `createRedactor`. */
-export function engineOf(redactor: Redactor): Engine | undefined {
-  return engines.get(redactor);
-}
 
 /**
  * Compiles a redactor. One prefilter pass finds the keywords of every rule (an Aho–Corasick
@@ -37,10 +29,7 @@ export function engineOf(redactor: Redactor): Engine | undefined {
  * redactEnv("DB_PASSWORD=hunter2hunter2").text; // "DB_PASSWORD=[REDACTED:secret_assignment]"
  */
 export function createRedactor(options: RedactOptions = {}): Redactor {
-  const engine = createEngine(compileRules(options));
-  const redactText = (text: string): Redacted => apply(text, engine.find(text));
-  engines.set(redactText, engine);
-  return redactText;
+  return compileRedactor(options).redactor;
 }
 
 /**

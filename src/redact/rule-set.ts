@@ -3,11 +3,16 @@
  * every rule's keywords and every detector's markers, the host's known values, and the checks a
  * found value passes (placeholders, allow-lists).
  */
-import { AirlockError } from "../errors/airlock-error.js";
 import { GATE_RULE, GATES, type Gate } from "./gates.js";
 import { isPlaceholderToken, PLACEHOLDER_VALUES } from "./judge.js";
 import { createKeywordScanner, type Keyword } from "./keywords.js";
-import { type CompiledAllow, compileAllow, optionalRules, type RedactOptions } from "./options.js";
+import {
+  type CompiledAllow,
+  checkRedactOptions,
+  compileAllow,
+  optionalRules,
+  type RedactOptions,
+} from "./options.js";
 import { SECRET_RULES, type SecretRule } from "./rules.js";
 
 export interface Compiled {
@@ -38,44 +43,22 @@ export interface RuleSet {
  * rules.allowed("github_token", value);
  */
 export function compileRules(options: RedactOptions = {}): RuleSet {
+  checkRedactOptions(options);
   const disabled = new Set(options.disable ?? []);
   const rules = [...SECRET_RULES, ...optionalRules(options), ...(options.rules ?? [])].filter(
     (r) => !disabled.has(r.id),
   );
-  const compiled: Compiled[] = rules.map((rule, rank) => {
-    if (!Array.isArray(rule.keywords) || rule.keywords.length === 0) {
-      throw new AirlockError("options/invalid", `redact: rule "${rule.id}" has no keywords`);
-    }
-    try {
-      return {
-        rule,
-        rank,
-        pattern: new RegExp(rule.pattern, rule.ignoreCase ? "gi" : "g"),
-        reject:
-          rule.reject === undefined
-            ? undefined
-            : new RegExp(rule.reject, rule.ignoreCase ? "i" : ""),
-      };
-    } catch (cause) {
-      throw new AirlockError(
-        "options/invalid",
-        `redact: rule "${rule.id}" has an invalid pattern`,
-        {
-          cause,
-        },
-      );
-    }
-  });
+  const compiled: Compiled[] = rules.map((rule, rank) => ({
+    rule,
+    rank,
+    pattern: new RegExp(rule.pattern, rule.ignoreCase ? "gi" : "g"),
+    reject:
+      rule.reject === undefined ? undefined : new RegExp(rule.reject, rule.ignoreCase ? "i" : ""),
+  }));
   // Keywords to the rules they call for; one scanner finds them all.
   const byKeyword = new Map<string, { keyword: Keyword; rules: Compiled[] }>();
   for (const c of compiled) {
     for (const k of c.rule.keywords) {
-      if (typeof k !== "string" || !/^[\x20-\x7e]+$/.test(k)) {
-        throw new AirlockError(
-          "options/invalid",
-          `redact: rule "${c.rule.id}" has a keyword that is not printable ASCII`,
-        );
-      }
       const fold = c.rule.ignoreCase === true;
       const key = `${fold ? "i" : "s"}:${fold ? k.toLowerCase() : k}`;
       const entry = byKeyword.get(key) ?? { keyword: { text: k, fold }, rules: [] };

@@ -1,6 +1,5 @@
 import { stripAnsi } from "../decode/normalize.js";
 import { stripInvisible } from "./invisible.js";
-import { type RedactOptions, redact } from "./redact.js";
 
 /**
  * Scrubbing: turns the message of a thrown error into one line a model may read. Error messages
@@ -166,8 +165,9 @@ const HOST_FIELD =
   /\b(host(?:name)?|host_name|server_name|endpoint|upstream)(\s*[=:]\s*)(['"]?)[^\s'",;)}\]]+/gi;
 // name:port (a name starting with a letter, so times and line:column pairs are left alone).
 const HOST_PORT = /(?<![\w.\-/:])[A-Za-z][\w.-]*:\d{2,5}(?![\w:])/g;
-// /home/bob/x, ~/x; not the "/b" of "a/b" (a relative path or a fraction).
-const POSIX_PATH = /(?<![\w.~\-/\\@])~?\/(?=[^\s/])[^\s"'`()[\]{}<>,;|]*[^\s"'`()[\]{}<>,;|.:!?]/g;
+// /home/bob/x, ~/x; not the "/b" of "a/b" (a relative path or a fraction), nor the "/x" of a
+// closing tag ("</untrusted-data …>": a shaped result's fence, shaped again).
+const POSIX_PATH = /(?<![\w.~\-/\\@<])~?\/(?=[^\s/])[^\s"'`()[\]{}<>,;|]*[^\s"'`()[\]{}<>,;|.:!?]/g;
 
 function scrubLine(input: string): string {
   let line = input.replace(INLINE_FRAMES, "<stack>");
@@ -198,10 +198,10 @@ export function capText(text: string, limit: number): string {
  * when nothing readable is left.
  *
  * @example
- * scrubMessage('connect ECONNREFUSED 10.0.3.7:5432 at f (/srv/app/db.js:1:2)');
+ * scrubMessage('connect ECONNREFUSED 10.0.3.7:5432 at f (/srv/app/db.js:1:2)', (t) => redact(t).text);
  * // "connect ECONNREFUSED <host> <stack>"
  */
-export function scrubMessage(message: string, redaction?: RedactOptions): string {
+export function scrubMessage(message: string, redact: (text: string) => string): string {
   // Colour codes go as whole sequences first: an ESC removed alone leaves "[31m" glued to the
   // next word, which hides a token from the rules.
   let line = stripInvisible(stripAnsi(meaningfulLine(stripAnsi(message)))).text;
@@ -211,8 +211,57 @@ export function scrubMessage(message: string, redaction?: RedactOptions): string
     const space = line.lastIndexOf(" ", WORK_LIMIT);
     line = space > 0 ? line.slice(0, space) : "";
   }
-  line = redact(line, redaction).text;
+  line = redact(line);
   line = scrubLine(line);
-  line = redact(line, redaction).text;
+  line = redact(line);
   return line.replace(/\s+/g, " ").trim();
+}
+
+/** Lines of airlock's own (markers): scrubbing leaves them as they are. */
+const MARKER_LINE = /^\[airlock: /;
+
+/**
+ * Error shaping for a whole text the host said is the tool's error (`toolError`, MCP
+ * `isError`): every line is kept, but a run of stack frames becomes one `<stack>` line and every
+ * other line loses its inline frames, SQL, URLs, paths, addresses and internal host names, as a
+ * message does. Markers are left alone. A line longer than the scrubbed window is scrubbed a
+ * window at a time, cut at a space, so the work stays linear in the text.
+ *
+ * @example
+ * scrubErrorText("Error: connect ECONNREFUSED 10.0.3.7:5432\n    at f (/srv/app/db.js:1:2)");
+ * // "Error: connect ECONNREFUSED <host>\n<stack>"
+ */
+export function scrubErrorText(text: string): string {
+  const out: string[] = [];
+  let frames = false;
+  for (const line of text.split("\n")) {
+    if (MARKER_LINE.test(line)) {
+      out.push(line);
+      frames = false;
+    } else if (line.length <= 1000 && FRAME_LINE.test(line)) {
+      if (!frames) out.push("<stack>");
+      frames = true;
+    } else {
+      out.push(scrubWindows(line));
+      frames = false;
+    }
+  }
+  return out.join("\n");
+}
+
+function scrubWindows(line: string): string {
+  if (line.length <= WORK_LIMIT) return scrubLine(line);
+  let out = "";
+  let at = 0;
+  while (at < line.length) {
+    let end = Math.min(line.length, at + WORK_LIMIT);
+    if (end < line.length) {
+      const space = line.lastIndexOf(" ", end);
+      if (space > at + WORK_LIMIT / 2) end = space;
+      else if (/[\uD800-\uDBFF]/.test(line.charAt(end - 1))) end--;
+    }
+    out += scrubLine(line.slice(at, end));
+    at = end;
+  }
+  return out;
 }

@@ -11,48 +11,88 @@ import type { RunFacts } from "../pipeline/facts.js";
 import { type RecordSink, through, type UnitStream } from "../pipeline/flow.js";
 import type { Stage } from "../pipeline/run.js";
 import { cutText } from "../pipeline/text.js";
-import type { CleanStats } from "./clean.js";
+import type { CleanOptions, CleanStats } from "./clean.js";
 import { stripInvisible } from "./invisible.js";
-import { engineOf, type Redactor } from "./redact.js";
+import { type LoadedRedactor, type RedactorLoader, redactorLoader } from "./load.js";
+import { scrubErrorText, scrubMessage } from "./scrub.js";
 import { createTextFilter } from "./stream.js";
 
 export interface RedactStageOptions {
-  /** The compiled redactor; absent when redaction is off. */
-  readonly redactor: Redactor | undefined;
+  /** The redactor, loaded on first use; absent when redaction is off. */
+  readonly redactor: RedactorLoader | undefined;
   readonly invisible: boolean;
   /** Blobs up to this many decoded bytes get a SHA-256 in their placeholder. */
   readonly hashLimit: number;
   /** (rule, value) pairs kept for keyed fingerprints (0 without a fingerprint key). */
   readonly keepValues: number;
+  /** The text is the tool's error (`toolError`): the last pass scrubs it as error messages are. */
+  readonly toolError?: boolean;
 }
 
 /** Cleans a string the tool supplied that is not a unit; `max` caps its length (code units). */
 export type Cleaner = (text: string, max?: number) => string;
 
 export interface RedactStage extends Stage<UnitStream, UnitStream> {
+  /** Loads the rule set (once): a run awaits it before any stage may clean a string. */
+  ready(): Promise<void>;
   /** The one cleaner for tool-supplied strings: escapes, invisible characters, secrets, a cap. */
   readonly clean: Cleaner;
+  /**
+   * A failed source's message, made safe to report: one line without stack frames, paths, hosts
+   * or secrets, whatever the options say (the host's own rules apply on top), at most 400 chars.
+   */
+  readonly describe: (message: string) => string;
+  /**
+   * Secrets out of a text (the presenter's last pass), and for a tool's error its stack frames,
+   * paths and hosts; absent when redaction is off and the text is no error.
+   */
+  readonly redact: ((text: string) => string) | undefined;
 }
 
 /**
  * @example
- * const redact = createRedactStage({ redactor: createRedactor(), invisible: true, hashLimit: 1 << 24, keepValues: 0 });
+ * const redact = createRedactStage({ redactor: redactorLoader({}), invisible: true, hashLimit: 1 << 24, keepValues: 0 });
+ * await redact.ready();
  * redact.clean("Bearer ghp_…"); // "Bearer [REDACTED:github_token]"
  */
 export function createRedactStage(o: RedactStageOptions): RedactStage {
-  const engine = o.redactor ? engineOf(o.redactor) : undefined;
+  const loader = o.redactor;
+  /** The redactor, which a run has loaded before anything asks for it. */
+  const loaded = (): LoadedRedactor | undefined => {
+    if (loader === undefined) return undefined;
+    const l = loader.loaded;
+    if (l === undefined) throw new Error("airlock: the redactor was used before it loaded");
+    return l;
+  };
+  // Failure messages lose their secrets even when redaction is off: the default rules then.
+  const scrubber = loader ?? redactorLoader({});
+  const scrub = (text: string) => scrubber.loaded?.redactor(text).text ?? "";
   const clean: Cleaner = (text, max = Number.POSITIVE_INFINITY) => {
     let out = typeof text === "string" ? text : String(text);
     if (o.invisible) out = stripInvisible(stripAnsi(out)).text;
-    if (o.redactor) out = o.redactor(out).text;
+    const l = loaded();
+    if (l) out = l.redactor(out).text;
     return cutText(out, max, "…");
   };
   return {
     name: "redact",
     clean,
-    run(stream, ctx) {
-      if (o.redactor === undefined && !o.invisible) return stream;
+    redact: lastPass(loader && ((text) => (loaded() as LoadedRedactor).redactor(text).text), o),
+    describe: (message) => clean(scrubMessage(message, scrub) || "the source failed", 400),
+    async ready() {
+      await scrubber.load();
+    },
+    async run(stream, ctx) {
+      if (loader === undefined && !o.invisible) return stream;
+      const l = await loader?.load();
+      const engine = l?.engine;
       const facts = ctx.facts;
+      const options: CleanOptions = {
+        redactor: l?.redactor,
+        invisible: o.invisible,
+        hashLimit: o.hashLimit,
+        keepValues: o.keepValues,
+      };
       return through(stream, (inner) => ({
         lines(section) {
           const target = inner.lines(section);
@@ -65,20 +105,26 @@ export function createRedactStage(o: RedactStageOptions): RedactStage {
           // The target's other members (the store's tap) pass through: it sees the filtered text.
           return { ...target, filter };
         },
-        records: () => cleaned(inner.records(), o, facts),
+        records: () => cleaned(inner.records(), options, facts),
       }));
     },
   };
 }
 
-function cleaned(next: RecordSink, o: RedactStageOptions, facts: RunFacts): RecordSink {
+/**
+ * A tool's error is scrubbed as error messages are, between two redaction passes (so no rewrite
+ * can hide a secret from the rules).
+ */
+function lastPass(
+  redact: ((text: string) => string) | undefined,
+  o: RedactStageOptions,
+): ((text: string) => string) | undefined {
+  if (!o.toolError) return redact;
+  return (text) => (redact ? redact(scrubErrorText(redact(text))) : scrubErrorText(text));
+}
+
+function cleaned(next: RecordSink, options: CleanOptions, facts: RunFacts): RecordSink {
   const stats = statsOf(facts);
-  const options = {
-    redactor: o.redactor,
-    invisible: o.invisible,
-    hashLimit: o.hashLimit,
-    keepValues: o.keepValues,
-  };
   // Records are cleaned one at a time (each is awaited before the next), so one slot serves.
   const made: { text?: string | undefined } = {};
   // The record cleaner loads with the first structured result: it stays out of the core.

@@ -1,7 +1,8 @@
 import { stripAnsi, WHOLE_ESCAPE } from "../decode/normalize.js";
 import type { TextFilter as PipelineTextFilter } from "../pipeline/flow.js";
+import type { Engine } from "./engine.js";
 import { type InvisibleCounts, stripInvisible } from "./invisible.js";
-import { apply, type Engine, merge, type RedactState, type Span } from "./redact.js";
+import { apply, merge, type RedactState, type Span } from "./spans.js";
 import { isTokenChar } from "./tokens.js";
 
 /** What the filter did to a stream, for `meta`. */

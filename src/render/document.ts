@@ -90,7 +90,7 @@ export function renderDocument(input: RecordsInput, o: RecordsRenderOptions): Re
     if (step === undefined && level <= 1)
       lines.push(`outline: ${outline(doc, { maxChars: Math.max(200, o.maxTokens) })}`);
     return {
-      status: step === undefined || reduced ? "partial" : "ok",
+      status: input.failed ? "error" : step === undefined || reduced ? "partial" : "ok",
       summary: lines.join("\n"),
       data: step?.text,
       ...(step === undefined || reduced ? { next: o.next } : {}),

@@ -57,6 +57,6 @@ export interface RecordsInput {
   readonly facts: RecordFacts;
   readonly secrets: number;
   readonly invisible: number;
-  /** Whether the HTTP request failed (the status is the tool's error). */
+  /** Whether the tool failed: an HTTP error status, or the host said so (`toolError`). */
   readonly failed: boolean;
 }

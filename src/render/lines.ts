@@ -1,10 +1,11 @@
 import type { ShapedErrorCode } from "../errors/codes.js";
-import type { Kept, Unit } from "../keep/keeper.js";
+import type { Kept, Template, Unit } from "../keep/keeper.js";
 import {
   binaryMarker,
   capMarker,
   emptyMarker,
   gapMarker,
+  likeThisMarker,
   readFailedMarker,
   repeatMarker,
   sectionMarker,
@@ -57,6 +58,8 @@ export interface LayoutContext {
   readonly next: NextHint | undefined;
   /** Label each section (command output has two streams). */
   readonly labelled: boolean;
+  /** Shown units followed by a marker counting the other lines of their template. */
+  readonly noted?: ReadonlySet<Unit>;
 }
 
 /**
@@ -115,9 +118,18 @@ export function layout(
     const units = (ctx.unitsOf ? ctx.unitsOf(section) : sortedUnits(kept)).filter((u) =>
       chosen.has(u),
     );
+    const notes =
+      ctx.noted && ctx.noted.size > 0 ? notesOf(section, kept, units, ctx.noted) : undefined;
     let next = 1;
+    // Notes wait for the end of their run of shown lines, so no run (an error and its trace) is split.
+    const pending: string[] = [];
+    const flushNotes = () => {
+      for (const marker of pending) pieces.push({ marker });
+      pending.length = 0;
+    };
     for (const unit of units) {
       if (unit.index > next) {
+        flushNotes();
         pieces.push({ marker: gapMarker(section.name, next, unit.index - 1, kept.lines) });
         cuts.push(lineCut(section.name, next, unit.index - 1, kept.lines));
       }
@@ -131,10 +143,13 @@ export function layout(
         });
       }
       if (unit.repeat > 1) pieces.push({ marker: repeatMarker(unit.repeat - 1) });
+      const note = notes?.get(unit);
+      if (note !== undefined) pending.push(note);
       shownLines += unit.repeat;
       if (unit.severity > 0) shownEvidence += unit.repeat;
       next = unit.index + unit.repeat;
     }
+    flushNotes();
     if (next <= kept.lines) {
       pieces.push({ marker: gapMarker(section.name, next, kept.lines, kept.lines) });
       cuts.push(lineCut(section.name, next, kept.lines, kept.lines));
@@ -168,6 +183,75 @@ export function layout(
   return { pieces, shownLines, shownEvidence, cuts };
 }
 
+/**
+ * The "more lines like this" markers of the noted units among `shown`: the lines of each
+ * template not shown, and the span they lie in.
+ */
+function notesOf(
+  section: ReadSection,
+  kept: Kept,
+  shown: readonly Unit[],
+  noted: ReadonlySet<Unit>,
+): Map<Unit, string> {
+  const shownOf = new Map<number, number>();
+  const covered = (line: number) => shown.some((u) => u.index <= line && line < u.index + u.repeat);
+  for (const u of shown) {
+    if (u.template !== undefined)
+      shownOf.set(u.template, (shownOf.get(u.template) ?? 0) + u.repeat);
+  }
+  const out = new Map<Unit, string>();
+  for (const u of shown) {
+    if (!noted.has(u) || u.template === undefined) continue;
+    const t = kept.templates.get(u.template);
+    if (t === undefined) continue;
+    const more = t.count - (shownOf.get(u.template) ?? 0);
+    if (more <= 0) continue;
+    const [from, to] = unshownSpan(t, covered);
+    out.set(u, likeThisMarker(section.name, more, u.index, from, to, kept.mining.sampled));
+  }
+  return out;
+}
+
+/**
+ * Bounds of the lines of `t` not shown, from what the table knows exactly: its first positions
+ * (the first and second, or the first few of a severe template) and its last ones. When all the
+ * known first ones are shown, the others lie after them; when all the known last ones are, before.
+ */
+function unshownSpan(t: Template, covered: (line: number) => boolean): [number, number] {
+  const p = t.positions ?? [];
+  const firsts =
+    p.length > 0
+      ? p.slice(0, Math.min(p.length, 8))
+      : [t.first, ...(t.second > 0 ? [t.second] : [])];
+  const lasts = p.length > 8 ? p.slice(8) : [t.last];
+  let lo = firsts.find((l) => !covered(l)) ?? (firsts[firsts.length - 1] as number) + 1;
+  const open = lasts.filter((l) => !covered(l));
+  let hi = open.length > 0 ? Math.max(...open) : Math.min(...lasts) - 1;
+  // A shown line is not one of them: the span starts and ends at lines not shown.
+  while (lo < hi && covered(lo)) lo++;
+  while (hi > lo && covered(hi)) hi--;
+  return hi >= lo ? [lo, hi] : [t.first, t.last];
+}
+
+/**
+ * Whether a line is shown, given the shown units in line order: a binary search over the runs they
+ * cover (a unit covers its line and its repeats).
+ */
+export function coverage(shown: readonly Unit[]): (line: number) => boolean {
+  return (line) => {
+    let lo = 0;
+    let hi = shown.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const u = shown[mid] as Unit;
+      if (line < u.index) hi = mid - 1;
+      else if (line >= u.index + u.repeat) lo = mid + 1;
+      else return true;
+    }
+    return false;
+  };
+}
+
 function lineCut(section: SectionName, from: number, to: number, of: number): Cut {
   return { kind: "lines", section, from, to, count: to - from + 1, of };
 }
@@ -182,6 +266,7 @@ export function collect(kept: Kept): Unit[] {
   const seen = new Set<Unit>();
   for (const u of kept.head) seen.add(u);
   for (const g of kept.groups) for (const u of g.units) seen.add(u);
+  for (const u of kept.rare) seen.add(u);
   for (const u of kept.tail) seen.add(u);
   return [...seen];
 }

@@ -109,14 +109,17 @@ export async function renderRecords(
   const notes = cleaningNotes(f, input.secrets, input.invisible, o.clean);
   const generated =
     o.summarize && total > candidates.length ? await summarise(f, o, texts) : undefined;
+  // A failed tool's envelope says so in its own status line, as `meta` does.
   const statusOf = (shown: number) =>
-    total === 0
-      ? refused > 0
-        ? "partial"
-        : "empty"
-      : total - shown > 0 || f.capped || f.stopped || refused > 0
-        ? "partial"
-        : "ok";
+    input.failed
+      ? "error"
+      : total === 0
+        ? refused > 0
+          ? "partial"
+          : "empty"
+        : total - shown > 0 || f.capped || f.stopped || refused > 0
+          ? "partial"
+          : "ok";
   const build = (shown: number, level: number, first?: string): EnvelopeParts => {
     const omitted = total - shown;
     const status = statusOf(shown);

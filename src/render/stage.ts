@@ -6,7 +6,7 @@
 import type { KeptInput } from "../keep/stage.js";
 import type { KeptView } from "../keep/view.js";
 import { type RunFacts, shownSections } from "../pipeline/facts.js";
-import { commandHeader, httpHeader } from "../pipeline/markers.js";
+import { commandHeader, httpHeader, toolErrorMarker } from "../pipeline/markers.js";
 import { firstPageHint, linesArgs } from "../pipeline/read-back.js";
 import type { RunContext, Stage } from "../pipeline/run.js";
 import type { RecordsDraft, RecordsRenderOptions } from "./draft.js";
@@ -19,6 +19,8 @@ export interface RenderOptions {
   readonly next: string;
   /** Characters the keeper holds: a verbatim text longer than this is never counted. */
   readonly capacity: number;
+  /** The host said the output is the tool's error (`toolError`): the text says so first. */
+  readonly toolError?: boolean;
   readonly records: RecordsRenderOptions;
 }
 
@@ -71,7 +73,7 @@ async function draftOf(
         facts: facts.records,
         secrets: sum(facts.redactions),
         invisible: sum(facts.invisible),
-        failed: facts.http !== undefined && !facts.http.ok,
+        failed: (facts.http !== undefined && !facts.http.ok) || o.toolError === true,
       },
       o.records,
     );
@@ -130,6 +132,7 @@ function linesRequest(kept: KeptInput, ctx: RunContext, o: RenderOptions): FitRe
     // The reason phrase comes from the server: it is content, and is cleaned like content.
     header.push(httpHeader(facts.http.status, o.records.clean(facts.http.statusText, 120)));
   }
+  if (o.toolError) header.unshift(toolErrorMarker());
   return {
     sections: readSections(kept, facts),
     header,

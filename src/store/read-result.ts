@@ -11,7 +11,8 @@ import { compileProjection, projectDocument, projectRecord } from "../contract/p
 import type { JsonValue } from "../decode/json.js";
 import { fitEnvelope } from "../fit/envelope.js";
 import type { ResolvedTokenizer } from "../fit/tokenizer.js";
-import { recordClassifier } from "../keep/evidence.js";
+import { createRecordEvents } from "../keep/record-events.js";
+import { recordClassifier } from "../keep/record-evidence.js";
 import { shorten } from "../keep/shorten.js";
 import {
   createFacts,
@@ -21,7 +22,7 @@ import {
 } from "../pipeline/facts.js";
 import { buildShaped } from "../pipeline/meta.js";
 import type { ReadArgs, ReadMeta, Shaped } from "../pipeline/shaped.js";
-import type { Unit } from "../pipeline/unit.js";
+import type { Severity, Unit } from "../pipeline/unit.js";
 import { count as n, outline } from "../render/describe.js";
 import type { EnvelopeParts } from "../render/envelope.js";
 import { recordsJson } from "../render/envelope.js";
@@ -287,12 +288,21 @@ function filteredView(
   let errors = 0;
   let evidence = 0;
   let steps = 0;
+  // Severity as the keeper judged it: every record mined in order, so one that stands out (a
+  // rare event) is evidence here as it was on the first page.
+  const events = createRecordEvents<number>();
+  const severities = records.map((record) => classify(record));
+  records.forEach((record, i) => {
+    events.see(record, severities[i] as Severity, i + 1, () => i + 1);
+  });
+  for (const at of events.finish(records.length)) severities[at - 1] = 1;
+  steps += records.length;
   for (let i = 0; i < records.length; i++) {
     const index = view ? (view[i] as number) : i;
     const record = records[index] as JsonValue;
     if (filter && !filter.test(record, seen)) continue;
     steps++;
-    const severity = classify(record);
+    const severity = severities[index] as Severity;
     if (evidenceOnly && severity < 1) continue;
     if (severity >= 1) evidence++;
     if (severity >= 2) errors++;

@@ -6,7 +6,7 @@
  */
 import type { JsonValue } from "../decode/json.js";
 import { sha256Hex } from "../intake/digest.js";
-import { recordClassifier } from "../keep/evidence.js";
+import { recordClassifier } from "../keep/record-evidence.js";
 import { compareSortValues, compileSort, sortValues } from "../keep/sort.js";
 import type { Severity } from "../pipeline/unit.js";
 import type { StoredInfo, StoredRecords } from "./store.js";
@@ -21,7 +21,10 @@ export interface RecordsWriter {
     text: string,
     severity?: Severity,
     key?: readonly (JsonValue | undefined)[],
+    occurrence?: number,
   ): void;
+  /** Records (0-based, in `add` order) that stood out: evidence, each the first of its kind. */
+  standOuts(at: readonly number[]): void;
   /** The stored result, or undefined when it grew past `maxChars` (nothing is kept then). */
   finish(info: StoredInfo): Promise<StoredRecords | undefined>;
 }
@@ -38,7 +41,10 @@ export function createRecordsWriter(
 ): RecordsWriter {
   const sort = view.sort ? compileSort(view.sort) : undefined;
   let records: JsonValue[] | undefined = [];
+  // Per record: its severity, and whether it is a later sighting of its template (the view puts
+  // the first of every evidence template before the later ones, as keep/view.ts does).
   let severities = new Uint8Array(1024);
+  let later = new Uint8Array(1024);
   const keys: Array<readonly (JsonValue | undefined)[]> = [];
   let classify: ((record: JsonValue) => Severity) | undefined;
   let chars = 0;
@@ -52,7 +58,7 @@ export function createRecordsWriter(
     blockChars = 0;
   };
   return {
-    add(record, text, severity, key) {
+    add(record, text, severity, key, occurrence) {
       if (records === undefined) return;
       chars += text.length;
       if (chars > maxChars) {
@@ -67,13 +73,25 @@ export function createRecordsWriter(
         const grown = new Uint8Array(at * 2);
         grown.set(severities);
         severities = grown;
+        const grownLater = new Uint8Array(at * 2);
+        grownLater.set(later);
+        later = grownLater;
       }
+      later[at] = (occurrence ?? 1) > 1 ? 1 : 0;
       if (severity === undefined) classify ??= recordClassifier();
       severities[at] = severity ?? (classify as (r: JsonValue) => Severity)(record);
       if (sort) keys.push(key ?? sortValues(sort, record));
       block.push(text);
       blockChars += text.length;
       if (blockChars >= 1 << 20) flush();
+    },
+    standOuts(at) {
+      if (records === undefined) return;
+      for (const i of at) {
+        if (i < 0 || i >= records.length || severities[i] !== 0) continue;
+        severities[i] = 1;
+        later[i] = 0;
+      }
     },
     async finish(info) {
       if (records === undefined) return undefined;
@@ -97,7 +115,7 @@ export function createRecordsWriter(
         if (s >= 1) evidence++;
         if (s >= 2) errors++;
       }
-      const order = viewOrder(n, severities, view.errorsFirst, sort, keys);
+      const order = viewOrder(n, severities, later, view.errorsFirst, sort, keys);
       return {
         handle: `res_${digest.slice(0, 24)}`,
         records,
@@ -112,23 +130,26 @@ export function createRecordsWriter(
 }
 
 /**
- * The view's order of record indices, as `keep/view.ts` orders records: by severity when
- * evidence comes first, then by the sort, then by position. Undefined when it is input order.
- * Without a sort it is a counting sort by severity (linear); with one, a comparison sort.
+ * The view's order of record indices, as `keep/view.ts` orders records when evidence comes first:
+ * the first record of every evidence template (fatal, then error, then warning), then the later
+ * evidence records, then the rest; within each by the sort, then by position. Undefined when it
+ * is input order. Without a sort it is a counting sort (linear); with one, a comparison sort.
  */
 function viewOrder(
   n: number,
   severities: Uint8Array,
+  later: Uint8Array,
   errorsFirst: boolean,
   sort: ReturnType<typeof compileSort> | undefined,
   keys: ReadonlyArray<readonly (JsonValue | undefined)[]>,
 ): number[] | undefined {
+  const lane = (i: number) => ((severities[i] as number) === 0 ? 2 : (later[i] as number));
   if (sort === undefined) {
     if (!errorsFirst) return undefined;
     const order: number[] = [];
-    for (let s = 3; s >= 1; s--) {
-      for (let i = 0; i < n; i++) if (severities[i] === s) order.push(i);
-    }
+    for (let l = 0; l <= 1; l++)
+      for (let s = 3; s >= 1; s--)
+        for (let i = 0; i < n; i++) if (severities[i] === s && later[i] === l) order.push(i);
     if (order.length === 0) return undefined;
     for (let i = 0; i < n; i++) if (severities[i] === 0) order.push(i);
     return order;
@@ -136,7 +157,9 @@ function viewOrder(
   const order = Array.from({ length: n }, (_, i) => i);
   order.sort(
     (a, b) =>
-      (errorsFirst ? (severities[b] as number) - (severities[a] as number) : 0) ||
+      (errorsFirst
+        ? lane(a) - lane(b) || (severities[b] as number) - (severities[a] as number)
+        : 0) ||
       compareSortValues(sort, keys[a] ?? [], keys[b] ?? []) ||
       a - b,
   );

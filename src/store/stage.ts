@@ -5,7 +5,7 @@
  * filter and written part by part as it streams. A store that refuses or fails costs the
  * handle, never the result.
  */
-import type { KeptInput, RecordTap, TextTap } from "../keep/stage.js";
+import type { KeepOptions, KeptInput, RecordTap, TextTap } from "../keep/stage.js";
 import type { RunFacts } from "../pipeline/facts.js";
 import type { Stage } from "../pipeline/run.js";
 import { createRecordsWriter, type RecordsWriter } from "./records-writer.js";
@@ -102,5 +102,18 @@ function textInfo(info: StoreStageOptions["info"], facts: RunFacts): StoredInfo 
     format: facts.format,
     ...(facts.kind === "command" ? { kind: "command" } : {}),
     errorsFirst: false,
+  };
+}
+
+/**
+ * The taps a store stage lends keep: those it has (none without a store).
+ *
+ * @example
+ * createKeep({ ...slices.keep, ...tapsOf(store) });
+ */
+export function tapsOf(store: StoreStage): Pick<KeepOptions, "tap" | "textTap"> {
+  return {
+    ...(store.tap ? { tap: store.tap } : {}),
+    ...(store.textTap ? { textTap: store.textTap } : {}),
   };
 }

@@ -86,6 +86,10 @@ export async function fitTextPage(
         lines: s.lines,
         evidenceLines: 0,
         complete: false,
+        // A page shows lines as they were stored: no templates are mined or noted here.
+        rare: [],
+        templates: new Map(),
+        mining: { created: 0, evicted: 0, sampled: false },
       };
       return { name: s.name, bytes: 0, capped: false, invalid: 0, kept };
     });

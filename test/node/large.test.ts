@@ -35,7 +35,34 @@ const stream = new ReadableStream({
 });
 const shaped = await shape(stream, { maxTokens: 1000, maxBytes: 2 * total, untrusted: false });
 console.log(JSON.stringify({ sent, bytes: shaped.meta.bytes, lines: shaped.meta.lines, tokens: shaped.meta.tokens,
-  fatal: shaped.text.includes("FATAL: disk quota exceeded"), heap: process.memoryUsage().heapUsed }));
+  fatal: shaped.text.includes("FATAL: disk quota exceeded"), evidence: shaped.meta.evidence, heap: process.memoryUsage().heapUsed }));
+`;
+
+/**
+ * The template child: a million lines, each its own event (no two share a word), through the
+ * whole pipeline, with the live heap sampled after a full GC at a quarter and at the end.
+ */
+const templatesChild = `
+import { shape } from "./index.js";
+const encoder = new TextEncoder();
+const word = (n) => { let s = ""; do { s += String.fromCharCode(97 + (n % 26)); n = Math.floor(n / 26); } while (n > 0); return s; };
+const TOTAL = 1_000_000;
+const PER_CHUNK = 5000;
+let line = 0;
+const heaps = [];
+const stream = new ReadableStream({
+  pull(c) {
+    if (line === TOTAL / 4 || line === TOTAL - PER_CHUNK) { globalThis.gc(); heaps.push(process.memoryUsage().heapUsed); }
+    if (line >= TOTAL) return c.close();
+    let text = "";
+    for (let k = 0; k < PER_CHUNK; k++, line++) {
+      text += word(line) + " " + word(line * 7 + 3) + "x " + word(line * 13 + 5) + "y " + word(line * 31 + 11) + "z happened\\n";
+    }
+    c.enqueue(encoder.encode(text));
+  },
+});
+const shaped = await shape(stream, { maxTokens: 1000, maxBytes: 1 << 30, untrusted: false });
+console.log(JSON.stringify({ lines: shaped.meta.lines, tokens: shaped.meta.tokens, evidence: shaped.meta.evidence, heaps }));
 `;
 
 /** The HTML child: a 100 MB page streamed (with hidden text in every block) under the same cap. */
@@ -99,6 +126,7 @@ describe("memory is O(budget), not O(input)", () => {
     writeFileSync(`${outDir}/child.mjs`, child);
     writeFileSync(`${outDir}/html-child.mjs`, htmlChild);
     writeFileSync(`${outDir}/deep-child.mjs`, deepChild);
+    writeFileSync(`${outDir}/templates-child.mjs`, templatesChild);
   }, 120_000);
 
   it("shapes a 1 GB stream in a process whose heap cannot exceed 64 MiB", () => {
@@ -116,6 +144,28 @@ describe("memory is O(budget), not O(input)", () => {
     expect(result.lines).toBeGreaterThan(10_000_000);
     expect(result.fatal).toBe(true);
     expect(result.tokens).toBeLessThanOrEqual(1000);
+    // The engine ran: a few templates, and the one severe one is shown.
+    expect(result.evidence.templates).toBeLessThan(100);
+    expect(result.evidence.severe).toEqual({ templates: 1, shown: 1 });
+  }, 300_000);
+
+  it("the template table keeps its cap under a million distinct lines, with flat memory", () => {
+    const run = spawnSync(
+      process.execPath,
+      ["--max-old-space-size=64", "--expose-gc", `${outDir}/templates-child.mjs`],
+      { encoding: "utf8", timeout: 280_000 },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.lines).toBe(1_000_000);
+    expect(result.tokens).toBeLessThanOrEqual(1000);
+    // Every line is its own template: all but the cap's worth were let go, and counted.
+    expect(result.evidence.templates).toBe(1_000_000);
+    expect(result.evidence.evicted).toBeGreaterThanOrEqual(1_000_000 - 2048);
+    // The live heap at the end is what it was at a quarter (the table does not grow).
+    const [quarter, end] = result.heaps as [number, number];
+    expect(end - quarter).toBeLessThan(4 * 1024 * 1024);
   }, 300_000);
 
   it("shapes 64 MB of HTML tags never closed under the same 64 MiB heap cap", () => {

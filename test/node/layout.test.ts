@@ -16,7 +16,9 @@ const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
  * `front` is the top-level modules (`shape.ts`, `index.ts`, …), which compose everything.
  * `telemetry` reads a finished result (it comes after the stages); `round` shares a budget
  * among results and checks their options (it comes after `options`). `edge` is the Worker
- * entries, which re-export the front.
+ * entries, which re-export the front. `mcp` is an entry of its own that composes the front
+ * (`compileShaper`, `shapeError`, `createResultReader`) into whole MCP results: it comes last,
+ * and nothing before it may import it.
  */
 const ORDER = [
   "errors",
@@ -40,6 +42,7 @@ const ORDER = [
   "vendor",
   "front",
   "edge",
+  "mcp",
 ] as const;
 
 /** Stage folders: they must not import `options/` (each receives its own slice instead). */

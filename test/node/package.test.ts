@@ -103,6 +103,8 @@ describe("the packed package in a scratch consumer", () => {
     expect(packed).toContain("dist/index.d.ts");
     expect(packed).toContain("dist/preview.js");
     expect(packed).toContain("dist/preview.css");
+    expect(packed).toContain("dist/mcp.js");
+    expect(packed).toContain("dist/mcp/index.d.ts");
     expect(packed.some((p) => p.startsWith("docs/") && p.endsWith(".md"))).toBe(true);
     const unexpected = packed.filter(
       (p) =>
@@ -157,6 +159,7 @@ describe("the packed package in a scratch consumer", () => {
         manifest.name,
         `${manifest.name}/preview`,
         `${manifest.name}/preview.css`,
+        `${manifest.name}/mcp`,
         `${manifest.name}/package.json`,
       ]),
     );
@@ -192,6 +195,15 @@ console.log(JSON.stringify(out));
       expect.arrayContaining(["renderPreview", "toTrustedPreview"]),
     );
     expect(out[`${manifest.name}/preview.css`]?.bytes).toBeGreaterThan(500);
+    // The MCP entry loads without the MCP SDK installed: it is an optional peer, never imported.
+    expect(out[`${manifest.name}/mcp`]?.exports).toEqual(
+      expect.arrayContaining([
+        "shapeCallToolResult",
+        "wrapClient",
+        "wrapServer",
+        "registerReadResult",
+      ]),
+    );
     expect(out.shaped?.status).toBe("ok");
     expect(out.shaped?.preview).toContain('<pre class="airlock-pre">');
   }, 60_000);
@@ -271,6 +283,12 @@ const CONSUMER = `import {
   toOpenAIChat,
   toOpenAIResponses,
 } from "agent-airlock";
+import {
+  forModel,
+  MCP_META_KEY,
+  type McpShapeOptions,
+  shapeCallToolResult,
+} from "agent-airlock/mcp";
 import { type PreviewOptions, renderPreview, toTrustedPreview } from "agent-airlock/preview";
 import "agent-airlock/preview.css";
 
@@ -296,6 +314,11 @@ toOpenAIChat(shaped, { toolCallId: "a" });
 toOpenAIResponses(shaped, { callId: "b" });
 toAnthropic(page, { toolUseId: "c" });
 toMcp(bytes);
+const mcpOptions: McpShapeOptions = { maxTokens: 500, maxImageBytes: 0, images: false };
+const mcpResult = await shapeCallToolResult({ content: [{ type: "text", text: "x" }] }, mcpOptions);
+forModel(mcpResult).content.length;
+toAnthropic(mcpResult, { toolUseId: "d" });
+MCP_META_KEY.length;
 const previewOptions: PreviewOptions = { mode: "preformatted", images: false };
 const html: string = renderPreview(stream, previewOptions);
 toTrustedPreview(html);

@@ -5,12 +5,18 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import * as sdkClient from "@modelcontextprotocol/sdk/client/index.js";
+import * as sdkStdio from "@modelcontextprotocol/sdk/client/stdio.js";
+import * as sdkServer from "@modelcontextprotocol/sdk/server/mcp.js";
+import * as sdkCfWorker from "@modelcontextprotocol/sdk/validation/cfworker";
 import * as core from "agent-airlock";
 import { describeError, encodeBase64, redact, shape, toMcpError } from "agent-airlock";
 import * as edge from "agent-airlock/edge/o200k_base";
+import * as mcp from "agent-airlock/mcp";
 import * as preview from "agent-airlock/preview";
 import { renderPreview } from "agent-airlock/preview";
 import { describe, expect, it } from "vitest";
+import * as zod from "zod";
 import { samples } from "../../demo/samples.ts";
 import { DEFAULT_STRUCTURED_LIMITS } from "../../src/decode/limits.js";
 import { compileOptions } from "../../src/options/compile.js";
@@ -131,6 +137,13 @@ describe("docs pages", () => {
       "agent-airlock": core,
       "agent-airlock/preview": preview,
       "agent-airlock/edge/o200k_base": edge,
+      "agent-airlock/mcp": mcp,
+      // The MCP SDK and zod, as docs/mcp.md uses them: the names must be theirs too.
+      "@modelcontextprotocol/sdk/client/index.js": sdkClient,
+      "@modelcontextprotocol/sdk/client/stdio.js": sdkStdio,
+      "@modelcontextprotocol/sdk/server/mcp.js": sdkServer,
+      "@modelcontextprotocol/sdk/validation/cfworker": sdkCfWorker,
+      zod,
     };
     const problems: string[] = [];
     for (const [name, page] of pages) {
@@ -138,8 +151,7 @@ describe("docs pages", () => {
         for (const [, names, from] of (block ?? "").matchAll(
           /import\s*\{([^}]*)\}\s*from\s*"([^"]+)"/g,
         )) {
-          // Node's modules and other packages (zod, the MCP SDK) are not ours to check.
-          if (from?.startsWith("node:") || !/^(agent-)?airlock\b/.test(from ?? "")) continue;
+          if (from?.startsWith("node:")) continue;
           const entry = entries[from ?? ""];
           if (entry === undefined) {
             problems.push(`${name}: import from "${from}"`);
@@ -186,6 +198,35 @@ describe("docs pages", () => {
       const shaped = await make();
       expect([shaped.meta.format, shaped.meta.kind], format).toEqual([format, table.get(format)]);
     }
+  });
+
+  it("mcp.md: the content block is what shapeCallToolResult returns for its input", async () => {
+    const page = doc("mcp.md");
+    const input = /<!-- mcp-input -->\n```json\n([\s\S]*?)```/.exec(page);
+    const call = /`shapeCallToolResult\(result, (\{[^`]*\})\)` gives this/.exec(page);
+    const output = /<!-- mcp-output -->\n```json\n([\s\S]*?)```/.exec(page);
+    expect(input && call && output).not.toBeNull();
+    // The options as the page writes them, read as JSON (keys quoted).
+    const options = JSON.parse((call?.[1] ?? "{}").replace(/(\w+):/g, '"$1":'));
+    const shaped = await mcp.shapeCallToolResult(JSON.parse(input?.[1] as string), options);
+    expect(shaped.content).toEqual(JSON.parse(output?.[1] as string));
+    expect(shaped.isError).toBe(true);
+    expect(page).toContain(`_meta["${mcp.MCP_META_KEY}"]`);
+  });
+
+  it("mcp.md: its options table names every MCP option, with the compiled defaults", () => {
+    const page = doc("mcp.md");
+    for (const name of [
+      "maxStructuredTokens",
+      "outputSchema",
+      "maxImageBytes",
+      "images",
+      "audio",
+      "tools",
+    ]) {
+      expect(row(page, name), name).toBeDefined();
+    }
+    expect(row(page, "maxImageBytes")?.[2]).toBe(`\`${mcp.DEFAULT_MAX_IMAGE_BYTES}\``);
   });
 
   it("preview.md: the preview block is what renderPreview returns for its input", () => {

@@ -4,8 +4,9 @@ import { describe, expect, it } from "vitest";
 import { createLineDecoder, type LineSink } from "../../src/decode/lines.js";
 import { collapseCarriageReturns, foldLongRuns, MAX_RUN } from "../../src/decode/normalize.js";
 import { completeLength, createUtf8Decoder } from "../../src/decode/utf8.js";
-import { EVIDENCE_ANCHORS, lineClassifier } from "../../src/keep/evidence.js";
+import { EVIDENCE_ANCHORS, LAYOUT_START, lineClassifier } from "../../src/keep/evidence.js";
 import { createKeeper, type Kept } from "../../src/keep/keeper.js";
+import { tokensOf } from "../../src/keep/signature.js";
 import { bytesOf, split } from "../helpers/sources.js";
 
 const limits = { headChars: 300, tailChars: 400, evidenceChars: 2000 };
@@ -123,6 +124,28 @@ describe("decode: evidence anchors cover the classifier", () => {
     "timed out",
     "Timed out",
     "TIMEOUT",
+    "connect timeout after 30s",
+    "Permission denied",
+    "Connection refused",
+    "aborting build",
+    "3 errors",
+    "warn: low disk",
+    "[Sun Dec 04 04:47:44 2005] [crit] child 6725 exited",
+    "[alert] server reached MaxClients",
+    "Jun 14 15:16:01 combo kernel: alert: CPU0 temperature above threshold",
+    "2026-01-01 12:00:00,123 SEVERE [main] pool exhausted",
+    "SEVERE: connection lost",
+    "level=crit msg=x",
+    "err=-12785 on read",
+  ];
+  /** Levels found only by their place near the line start (a layout's anchor finds them). */
+  const layouts = [
+    "<3>[  12.3] usb 1-1: device descriptor read error",
+    "<11>Jan  1 12:00:00 host app: disk full",
+    "E0612 12:00:00.000000  1234 main.cc:12] check failed",
+    "E/ActivityManager( 1234): ANR in com.example",
+    "01-01 12:00:00.000  1234  5678 F libc    : Fatal signal 11",
+    "01-01 12:00:00.000  1234  5678 W Binder  : slow transaction",
   ];
   const plain = [
     "Tests: 0 failed, 12 passed",
@@ -133,6 +156,17 @@ describe("decode: evidence anchors cover the classifier", () => {
     "INFO ok",
     "exit 0",
     "",
+    "Alert the user when the queue is full",
+    "a critical section is entered",
+    "non-fatal: retrying",
+    "0 errors",
+    "<134>1 2003-10-11T22:14:15.003Z host app - - started",
+    "I0612 12:00:00.000000  1234 main.cc:12] listening",
+    "2026-01-01 12:00:00 INFO the alert module loaded",
+    // Lower-case forms no anchor finds are not levels either (the prefilter would miss them).
+    "[err] x",
+    "level=severe x",
+    "2026-01-01 12:00 Severe y",
   ];
 
   it("every hand-written evidence sample is evidence, and contains an anchor", () => {
@@ -145,17 +179,28 @@ describe("decode: evidence anchors cover the classifier", () => {
       ).toBe(true);
     }
     for (const line of plain) expect(classify(line), line).toBe(0);
+    for (const line of layouts) {
+      expect(classify(line), line).toBeGreaterThan(0);
+      expect(LAYOUT_START.test(line), line).toBe(true);
+    }
   });
 
-  /** Any line the classifier flags contains an anchor (the prefilter never hides evidence). */
+  /**
+   * Any line the classifier flags contains an anchor, or starts like a level layout (whose
+   * anchors the scanner adds for a log of that layout): the prefilter never hides evidence.
+   */
   const covered = (anchors: readonly string[]) =>
     fc.property(
-      fc.array(fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom(...evidence)), {
+      fc.array(fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom(...evidence, ...layouts)), {
         maxLength: 4,
       }),
       (parts) => {
         const line = parts.join(" ");
-        return lineClassifier()(line) === 0 || anchors.some((a) => line.includes(a));
+        return (
+          lineClassifier()(line) === 0 ||
+          anchors.some((a) => line.includes(a)) ||
+          LAYOUT_START.test(line)
+        );
       },
     );
 
@@ -214,6 +259,9 @@ describe("decode: linear-time normalisers on pathological inputs", () => {
     ["stack frames only", "    at f (x.js:1:1)\n".repeat(MB / 20)],
     ["blank lines", "\r\n".repeat(MB / 2)],
     ["spaces before a keyword", `${" ".repeat(MB)}Caused by: x`],
+    ["numeric tokens before a level letter", `${"1 ".repeat(MB / 2)}E x`],
+    ["one long token before a digit and a letter", `${"a".repeat(MB)}1 2 E x`],
+    ["level-like words in every token", "ERROR: [crit] level=alert ".repeat(MB / 26)],
   ];
   for (const [title, input] of inputs) {
     // The bound is generous (a linear pass takes milliseconds); a quadratic one takes minutes.
@@ -222,6 +270,8 @@ describe("decode: linear-time normalisers on pathological inputs", () => {
       expect(folded.text.length).toBeLessThan(input.length + 64);
       collapseCarriageReturns(input);
       lineClassifier()(input);
+      LAYOUT_START.test(input);
+      tokensOf(input);
       let n = 0;
       const decoder = createLineDecoder({ line: () => n++ }, { lineCap: 4096 });
       decoder.write(bytesOf(input));

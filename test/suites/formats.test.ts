@@ -17,6 +17,24 @@ interface FailureShape {
   readonly title: string;
   readonly events: readonly Event[];
   readonly evidence: readonly string[];
+  /** Evidence records there are (warnings and errors, and what stands out); default: `evidence`'s length. */
+  readonly evidenceCount?: number;
+  /** The budget (default 1500). */
+  readonly maxTokens?: number;
+  /**
+   * Formats whose text must show the last event (default: all). Records are shown in view order,
+   * evidence first, so that cursors can page: with more evidence than fits, the tail of the
+   * records is on a later page, not in the first.
+   */
+  readonly tailIn?: readonly string[];
+}
+
+/** Info events whose message holds an error word: a corrected fault, logged again and again. */
+function corrected(n: number, from = 0): Event[] {
+  return Array.from({ length: n }, (_, i) => ({
+    level: "INFO" as const,
+    msg: `ECC error corrected on DIMM ${(from + i) % 8} at 0x${((from + i) * 7919).toString(16)}`,
+  }));
 }
 
 function filler(n: number, from = 0): Event[] {
@@ -65,6 +83,23 @@ const SHAPES: readonly FailureShape[] = [
     ],
     evidence: ["ERROR Task timed out after 30000 ms"],
   },
+  {
+    title: "a rare line among repeats: an event seen once in a repetitive log",
+    events: [...filler(700), { level: "INFO", msg: "cache warmed by admin" }, ...filler(700, 700)],
+    evidence: ["cache warmed by admin"],
+  },
+  {
+    title: "a severe template among thousands of error-word info lines",
+    events: [
+      ...corrected(1500),
+      { level: "ERROR", msg: "disk /dev/sda failed: I/O error at sector 881731" },
+      ...corrected(1500, 1500),
+      ...filler(50),
+    ],
+    evidence: ["disk /dev/sda failed: I/O error at sector 881731"],
+    evidenceCount: 3001,
+    tailIn: ["text"],
+  },
 ];
 
 const ts = (i: number) =>
@@ -87,16 +122,18 @@ describe("formats: one pipeline keeps the same evidence in every format", () => 
     it(s.title, async () => {
       const last = s.events[s.events.length - 1] as Event;
       const statuses = new Set<string>();
+      const maxTokens = s.maxTokens ?? 1500;
       for (const [name, input] of formats(s.events)) {
-        const shaped = await shape(input as never, { maxTokens: 1500, tool: "logs" });
-        expect(shaped.meta.tokens, name).toBeLessThanOrEqual(1500);
+        const shaped = await shape(input as never, { maxTokens, tool: "logs" });
+        expect(shaped.meta.tokens, name).toBeLessThanOrEqual(maxTokens);
         for (const m of s.evidence) expect(shaped.text, `${name} keeps "${m}"`).toContain(m);
-        expect(shaped.text, `${name} keeps the tail`).toContain(last.msg);
+        if (s.tailIn === undefined || s.tailIn.includes(name))
+          expect(shaped.text, `${name} keeps the tail`).toContain(last.msg);
         expect(shaped.meta.truncated, name).toBe(true);
         statuses.add(shaped.status);
         if (name !== "text") {
           expect(shaped.meta.kind, name).toBe("structured");
-          expect(shaped.meta.records?.evidence, name).toBe(s.evidence.length);
+          expect(shaped.meta.records?.evidence, name).toBe(s.evidenceCount ?? s.evidence.length);
         }
       }
       expect([...statuses]).toEqual(["partial"]);
@@ -104,10 +141,51 @@ describe("formats: one pipeline keeps the same evidence in every format", () => 
   }
 
   it("negative control: a head-only cut of the same budget loses the evidence", async () => {
-    const s = SHAPES[0] as FailureShape;
-    const text = formats(s.events)[0]?.[1] as string;
-    const head = text.slice(0, 1500 * 3);
-    expect(head).not.toContain(s.evidence[0]);
+    for (const s of SHAPES) {
+      const text = formats(s.events)[0]?.[1] as string;
+      const head = text.slice(0, 1500 * 3);
+      for (const m of s.evidence) expect(head, s.title).not.toContain(m);
+    }
+  });
+
+  it("negative control: the first error lines of the same budget miss the severe template", () => {
+    // The old rule: evidence was the first lines that matched an error word.
+    const s = SHAPES.find((x) => x.title.startsWith("a severe template")) as FailureShape;
+    const lines = String(formats(s.events)[0]?.[1]).split("\n");
+    const firstErrors = lines.filter((l) => /\berror\b/i.test(l)).slice(0, 60);
+    expect(firstErrors.join("\n")).not.toContain(s.evidence[0]);
+  });
+});
+
+describe("formats: a rare card among 5,000 as a page and as text", () => {
+  const card = (i: number) =>
+    i === 2718 ? `Widget ${i}: Out of stock: SKU-88412` : `Widget ${i}: In stock`;
+  const cards = Array.from({ length: 5000 }, (_, i) => card(i));
+
+  it("as text, the one card out of stock is shown", async () => {
+    const shaped = await shape(cards.join("\n"), { maxTokens: 800 });
+    expect(shaped.text).toContain("Widget 2718: Out of stock: SKU-88412");
+    expect(shaped.meta.tokens).toBeLessThanOrEqual(800);
+  });
+
+  it("as a page of cards, the one out of stock is shown", async () => {
+    const html = `<!doctype html><html><head><title>Catalogue</title></head><body><main>${cards
+      .map(
+        (c) =>
+          `<div class="card"><h3>${c.split(":")[0]}</h3><p>${c.slice(c.indexOf(":") + 2)}</p></div>`,
+      )
+      .join("")}</main></body></html>`;
+    const shaped = await shape(new Response(html, { headers: { "content-type": "text/html" } }), {
+      maxTokens: 800,
+    });
+    expect(shaped.meta.format).toBe("html");
+    expect(shaped.text).toContain("Out of stock: SKU-88412");
+    expect(shaped.meta.tokens).toBeLessThanOrEqual(800);
+  });
+
+  it("negative control: a head and tail of the same budget miss it", () => {
+    const text = cards.join("\n");
+    expect(text.slice(0, 1200) + text.slice(-1200)).not.toContain("Out of stock");
   });
 });
 

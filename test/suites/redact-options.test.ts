@@ -1,4 +1,4 @@
-import { createRedactor, redact, redactWithFingerprints } from "agent-airlock";
+import { createRedactor, createShaper, redact, redactWithFingerprints } from "agent-airlock";
 import { describe, expect, it } from "vitest";
 import { PATH_RULES, PII_RULES } from "../../src/redact/optional.js";
 
@@ -173,4 +173,48 @@ describe("redact: optional rules are linear on pathological input", () => {
       }
     });
   }
+});
+
+describe("redact options are refused when a shaper is compiled, before the rules load", () => {
+  const bad: Array<[string, unknown]> = [
+    ["a rule without keywords", { rules: [{ id: "acme", keywords: [], pattern: "acme_\\w+" }] }],
+    [
+      "a keyword that is not printable ASCII",
+      { rules: [{ id: "acme", keywords: ["é"], pattern: "x" }] },
+    ],
+    [
+      "a pattern that does not compile",
+      { rules: [{ id: "acme", keywords: ["acme"], pattern: "(" }] },
+    ],
+    [
+      "a reject that does not compile",
+      { rules: [{ id: "acme", keywords: ["acme"], pattern: "a", reject: "[" }] },
+    ],
+    ["an allow-list that is not a list", { allow: { jwt: "eyJ" } }],
+    ["an allow entry that is a number", { allow: { jwt: [42] } }],
+    ["a tenant root too short", { paths: { roots: ["/"] } }],
+    ["rules that are not a list", { rules: { id: "acme" } }],
+    ["disable that is not a list", { disable: "jwt" }],
+  ];
+  for (const [title, options] of bad) {
+    it(title, () => {
+      // Synchronous: the shaper is never made, nothing is shaped.
+      expect(() => createShaper({ redact: options as never })).toThrow(
+        expect.objectContaining({ code: "options/invalid" }),
+      );
+      // The same options are refused by the synchronous redactor (one check, two doors).
+      expect(() => createRedactor(options as never)).toThrow(
+        expect.objectContaining({ code: "options/invalid" }),
+      );
+    });
+  }
+
+  it("valid options compile and shape (negative control)", async () => {
+    const shaper = createShaper({
+      redact: { rules: [{ id: "acme", keywords: ["acme_"], pattern: "acme_[a-z0-9]{12}" }] },
+    });
+    const { text } = await shaper("key acme_abcdef123456 here");
+    expect(text).toContain("[REDACTED:acme]");
+    expect(text).not.toContain("acme_abcdef123456");
+  });
 });

@@ -18,6 +18,7 @@ import {
 } from "agent-airlock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { redact } from "../../src/redact/redact.js";
 import { scrubMessage } from "../../src/redact/scrub.js";
 import { secretCases } from "../fixtures/secrets.js";
 
@@ -267,8 +268,13 @@ describe("describeError: no leaks", () => {
   it("a Node system message is dropped when its code says it all; its host is scrubbed anyway", () => {
     const safe = describeError(systemError("getaddrinfo ENOTFOUND payments-db", "ENOTFOUND"));
     expect(safe.message).toBe("a service the tool needs could not be reached (host not found)");
-    expect(scrubMessage("getaddrinfo ENOTFOUND payments-db")).toBe("getaddrinfo ENOTFOUND <host>");
-    expect(scrubMessage("connect ECONNREFUSED 10.0.0.5:5432")).toBe("connect ECONNREFUSED <host>");
+    const secrets = (text: string) => redact(text).text;
+    expect(scrubMessage("getaddrinfo ENOTFOUND payments-db", secrets)).toBe(
+      "getaddrinfo ENOTFOUND <host>",
+    );
+    expect(scrubMessage("connect ECONNREFUSED 10.0.0.5:5432", secrets)).toBe(
+      "connect ECONNREFUSED <host>",
+    );
   });
 
   it("every format-valid fake secret of the redaction fixtures is removed", () => {

@@ -43,7 +43,11 @@ describe("telemetry: the facts of a call, against independent counts", () => {
     expect(t).toMatchObject({ tool: "logs", status: "partial", kind: "text", maxTokens: 800 });
     expect(t.cuts).toEqual(shaped.meta.cuts);
     expect(t.cuts.some((c) => c.kind === "lines")).toBe(true);
-    expect(t.evidence).toEqual({ found: 1, kept: 1, cut: 0 });
+    expect(t.evidence).toMatchObject({ found: 1, kept: 1, cut: 0 });
+    expect((t.evidence.templates as { severe?: unknown } | undefined)?.severe).toEqual({
+      templates: 1,
+      shown: 1,
+    });
     expect(Number.isInteger(t.ms) && t.ms >= 0).toBe(true);
   });
 
@@ -78,7 +82,7 @@ describe("telemetry: the facts of a call, against independent counts", () => {
     // "The matching record was at position 63": it is not among the cut positions.
     expect(cut.some((c) => c.kind === "records" && c.from <= 63 && 63 <= c.to)).toBe(false);
     expect(cut.reduce((n, c) => n + (c.kind === "records" ? c.count : 0), 0)).toBe(1000 - shown);
-    expect(t.evidence).toEqual({ found: 1, kept: 1, cut: 0 });
+    expect(t.evidence).toMatchObject({ found: 1, kept: 1, cut: 0 });
     // An already-parsed value is counted as its JSON.
     const value = facts(await shape(records.slice(0, 40), { maxTokens: 600 }));
     expect(value.before.tokens).toBe(await o200kCount(JSON.stringify(records.slice(0, 40))));

@@ -1,0 +1,255 @@
+/**
+ * The cheap parts of template mining: how a line is cut into tokens and masked, two hashes of a
+ * line that can be taken without building it (a full signature and a prefix), and a bounded hash
+ * table that maps a hash to a value without ever growing. Everything here is a plain loop over
+ * character codes: the skip path runs it on lines it never materialises.
+ */
+
+/** A masked token: a number, an id, a date or time, anything that varies between events. */
+export const WILD = "<*>";
+
+/** Characters of a line that are mined: two events that agree this far share a template. */
+export const MINED_CHARS = 512;
+/** Tokens of a line that are mined. */
+export const MINED_TOKENS = 64;
+/** Leading characters of the prefix signature (digit runs folded). */
+const PREFIX_CHARS = 32;
+
+const FNV = 0x811c9dc5;
+const PRIME = 16777619;
+
+/** Three-letter month and weekday names: part of a date, so masked like its numbers. */
+const DATE_NAMES = new Set([
+  "jan",
+  "feb",
+  "mar",
+  "apr",
+  "may",
+  "jun",
+  "jul",
+  "aug",
+  "sep",
+  "oct",
+  "nov",
+  "dec",
+  "mon",
+  "tue",
+  "wed",
+  "thu",
+  "fri",
+  "sat",
+  "sun",
+]);
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9;
+}
+
+function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/**
+ * True when `text[start, end)` is a month or weekday name, maybe in brackets or before a comma
+ * (`[Sun`, `Dec`, `Mon,`). Only tokens of three to five characters are looked at.
+ */
+function isDateName(text: string, start: number, end: number): boolean {
+  const n = end - start;
+  if (n < 3 || n > 5) return false;
+  let from = start;
+  let to = end;
+  while (from < to && !isLetter(text.charCodeAt(from))) from++;
+  while (to > from && !isLetter(text.charCodeAt(to - 1))) to--;
+  if (to - from !== 3) return false;
+  for (let i = from; i < to; i++) if (!isLetter(text.charCodeAt(i))) return false;
+  return DATE_NAMES.has(text.slice(from, to).toLowerCase());
+}
+
+/** True when the token `text[start, end)` is masked: it holds a digit, or it names a date. */
+export function masked(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) return true;
+  }
+  return isDateName(text, start, end);
+}
+
+/**
+ * In a syslog-like header (a date and time, one or two plain words, then a `tag[pid]:` token),
+ * the plain words are fields such as the host name: masked, so the events of two hosts share
+ * their templates. A level word stays. `raw` are the tokens before masking.
+ */
+function maskHeaderFields(
+  tokens: string[],
+  raw: readonly string[],
+  isLevel: (word: string) => boolean,
+): void {
+  let lead = 0;
+  while (lead < tokens.length && tokens[lead] === WILD) lead++;
+  if (lead < 2) return;
+  for (let i = lead; i < Math.min(tokens.length, lead + 3); i++) {
+    if (!(raw[i] as string).endsWith(":")) continue;
+    if (i === lead) return;
+    for (let j = lead; j < i; j++) {
+      const field = tokens[j] as string;
+      if (field !== WILD && !isLevel(field)) tokens[j] = WILD;
+    }
+    return;
+  }
+}
+
+/**
+ * The masked tokens of a line, as the tree compares them: split at spaces and tabs, each token
+ * with a digit or a date name replaced by WILD, at most MINED_TOKENS of the first MINED_CHARS;
+ * the fields of a syslog-like header (a host) are masked too (`isLevel` tells a level word, kept).
+ *
+ * @example
+ * tokensOf("job 42 failed on Mon"); // ["job", "<*>", "failed", "on", "<*>"]
+ */
+export function tokensOf(line: string, isLevel: (word: string) => boolean = () => false): string[] {
+  const end = Math.min(line.length, MINED_CHARS);
+  const tokens: string[] = [];
+  const raw: string[] = [];
+  let i = 0;
+  while (i < end && tokens.length < MINED_TOKENS) {
+    while (i < end && isSpace(line.charCodeAt(i))) i++;
+    if (i >= end) break;
+    const from = i;
+    while (i < end && !isSpace(line.charCodeAt(i))) i++;
+    const token = line.slice(from, i);
+    raw.push(token);
+    // A copy, not a slice: a template lives long, and a slice would keep its whole decoded
+    // chunk (a megabyte) alive.
+    tokens.push(masked(line, from, i) ? WILD : ` ${token}`.slice(1));
+  }
+  maskHeaderFields(tokens, raw, isLevel);
+  return tokens;
+}
+
+/**
+ * A hash of the masked tokens of `text[start, end)` (as `tokensOf` gives them, header fields
+ * aside), mixed with `salt` (the line's severity): lines with one signature share a template
+ * (lines of two signatures may share one too: the signature is a cache key). One pass over the
+ * characters, no string built.
+ */
+export function signatureOf(text: string, start: number, end: number, salt: number): number {
+  const stop = Math.min(end, start + MINED_CHARS);
+  let h = Math.imul(FNV ^ (salt + 1), PRIME);
+  let tokens = 0;
+  let i = start;
+  while (i < stop && tokens < MINED_TOKENS) {
+    let c = text.charCodeAt(i);
+    if (isSpace(c)) {
+      i++;
+      continue;
+    }
+    const from = i;
+    let t = FNV;
+    let digit = false;
+    while (i < stop) {
+      c = text.charCodeAt(i);
+      if (isSpace(c)) break;
+      if (c >= 48 && c <= 57) digit = true;
+      t = Math.imul(t ^ c, PRIME);
+      i++;
+    }
+    const wild = digit || isDateName(text, from, i);
+    // Each token enters the line hash as one value, so token boundaries count.
+    h = Math.imul(h ^ (wild ? 42 : t), PRIME);
+    tokens++;
+  }
+  return h === 0 ? 1 : h;
+}
+
+/**
+ * A hash of the first PREFIX_CHARS characters of `text[start, end)` with each run of digits
+ * folded to one symbol: a prefilter, cheaper than the signature, that most lines of a template
+ * share (and several templates may share too; the table learns which prefixes are ambiguous).
+ */
+export function prefixOf(text: string, start: number, end: number): number {
+  let h = FNV;
+  const n = Math.min(end, start + PREFIX_CHARS);
+  let digits = false;
+  for (let i = start; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (digits) continue;
+      digits = true;
+      h = Math.imul(h ^ 35, PRIME);
+      continue;
+    }
+    digits = false;
+    h = Math.imul(h ^ c, PRIME);
+  }
+  return h === 0 ? 1 : h;
+}
+
+/** Slots probed for a key before a lookup gives up (and an insert overwrites). */
+const PROBES = 8;
+
+/**
+ * A fixed-size map from non-zero 32-bit hashes to values: open addressing with a bounded probe,
+ * and an insert into a full neighbourhood overwrites its home slot. It never grows and never
+ * rehashes, so memory and time per operation are constant whatever the input; what it forgets
+ * is looked up again the slow way.
+ */
+export class HashSlots<V> {
+  private readonly keys: Int32Array;
+  private readonly values: Array<V | undefined>;
+  private readonly mask: number;
+
+  constructor(slots: number) {
+    // A power of two, so the home slot is a mask.
+    let size = 16;
+    while (size < slots) size *= 2;
+    this.keys = new Int32Array(size);
+    this.values = new Array<V | undefined>(size).fill(undefined);
+    this.mask = size - 1;
+  }
+
+  /** Slots in all (indexes of `find` and `set` are below it). */
+  get capacity(): number {
+    return this.keys.length;
+  }
+
+  /** The slot holding `key`, or -1. */
+  find(key: number): number {
+    const keys = this.keys;
+    let i = key & this.mask;
+    for (let p = 0; p < PROBES; p++) {
+      const k = keys[i] as number;
+      if (k === key) return i;
+      if (k === 0) return -1;
+      i = (i + 1) & this.mask;
+    }
+    return -1;
+  }
+
+  get(key: number): V | undefined {
+    const at = this.find(key);
+    return at === -1 ? undefined : this.values[at];
+  }
+
+  valueAt(slot: number): V | undefined {
+    return this.values[slot];
+  }
+
+  /** Sets `key` to `value` and returns its slot. */
+  set(key: number, value: V): number {
+    const keys = this.keys;
+    let i = key & this.mask;
+    for (let p = 0; p < PROBES; p++) {
+      const k = keys[i] as number;
+      if (k === key || k === 0) {
+        keys[i] = key;
+        this.values[i] = value;
+        return i;
+      }
+      i = (i + 1) & this.mask;
+    }
+    const home = key & this.mask;
+    keys[home] = key;
+    this.values[home] = value;
+    return home;
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * The parts of one `CallToolResult`, each read the way its type asks: text and embedded
+ * resources through the normal pipeline (a resource by its `mimeType`, JSON text as records, a
+ * blob decoded as it streams), images and audio kept whole within the image budget or named by a
+ * placeholder (type, bytes, SHA-256, never their data), resource links kept and named. A part
+ * for the user alone (`annotations.audience` without `"assistant"`) is left as it is.
+ */
+import {
+  base64Bytes,
+  forTheModel,
+  linkLine,
+  type McpContent,
+  type McpEmbeddedResource,
+  type McpMediaContent,
+  type McpResourceLink,
+  mimeOf,
+} from "../adapters/content.js";
+import type { ShapeInput } from "../options/compile.js";
+import { binaryMarker, noteMarker } from "../pipeline/markers.js";
+import type { CompiledShaper, Prepared } from "../shape.js";
+import { base64Chunks, digestBase64 } from "./base64.js";
+
+/** Why a part is not shown as it came. */
+export type Why = "maxImageBytes" | "images" | "audio" | "maxTokens" | "unknown type";
+
+/** Airlock's own line in place of a part, with what it says of the part. */
+export interface Fixed {
+  readonly out: McpContent;
+  readonly text: string;
+  readonly mime?: string;
+  readonly bytes?: number;
+  readonly sha256?: string;
+  readonly why?: Why;
+}
+
+export type Item =
+  | { readonly kind: "user"; readonly index: number; readonly part: McpContent }
+  /** A part past what any budget could show (one `MIN_MAX_TOKENS` share each): never read. */
+  | { readonly kind: "left"; readonly index: number; readonly part: McpContent }
+  | {
+      readonly kind: "shaped";
+      readonly index: number;
+      readonly part: McpContent;
+      readonly shaper: CompiledShaper;
+      readonly prepared: Prepared;
+      readonly wrap: (text: string) => McpContent;
+    }
+  | {
+      readonly kind: "media";
+      readonly index: number;
+      readonly part: McpMediaContent;
+      readonly bytes: number;
+    }
+  | ({ readonly kind: "fixed"; readonly index: number; readonly part: McpContent } & Fixed);
+
+export interface PartsOptions {
+  /** The compiled shaper for a part of this media type (the result's own, without one). */
+  readonly shaperFor: (contentType: string | undefined) => CompiledShaper;
+  readonly maxImageBytes: number;
+  readonly images: boolean;
+  readonly audio: boolean;
+  readonly hashLimit: number;
+  /** The run's cleaner for tool strings (names, addresses) that are not shaped as text. */
+  readonly clean: (text: string, max?: number) => string;
+  /** Parts with text (shaped, or named by a line) read at most; the rest are left out unread. */
+  readonly maxCostly: number;
+}
+
+function withAnnotations<T extends McpContent>(out: T, from: McpContent): T {
+  return from.annotations !== undefined ? { ...out, annotations: from.annotations } : out;
+}
+
+async function placeholder(part: McpMediaContent, why: Why, o: PartsOptions): Promise<Fixed> {
+  const mime = mimeOf(part.mimeType);
+  const digest = await digestBase64(String(part.data ?? ""), o.hashLimit);
+  const text = digest.valid
+    ? binaryMarker(mime, digest.bytes, true, digest.sha256)
+    : noteMarker(`binary content not shown: ${mime}; its data is not base64`);
+  return {
+    out: withAnnotations({ type: "text", text }, part),
+    text,
+    mime,
+    bytes: digest.bytes,
+    ...(digest.sha256 ? { sha256: digest.sha256 } : {}),
+    why,
+  };
+}
+
+function link(part: McpResourceLink, o: PartsOptions): Fixed {
+  const cleaned: McpResourceLink = {
+    type: "resource_link",
+    uri: o.clean(String(part.uri ?? ""), 2000),
+    name: o.clean(String(part.name ?? ""), 200),
+    ...(typeof part.title === "string" ? { title: o.clean(part.title, 200) } : {}),
+    ...(typeof part.description === "string"
+      ? { description: o.clean(part.description, 500) }
+      : {}),
+    ...(part.mimeType !== undefined ? { mimeType: mimeOf(part.mimeType) } : {}),
+    ...(typeof part.size === "number" && Number.isFinite(part.size) ? { size: part.size } : {}),
+  };
+  return { out: withAnnotations(cleaned, part), text: linkLine(cleaned) };
+}
+
+/**
+ * Reads every part: pipeline parts are prepared (read, kept and stored, before any budget is
+ * spent), the others decided.
+ *
+ * @example
+ * const items = await readParts(result.content, options);
+ */
+export async function readParts(content: readonly McpContent[], o: PartsOptions): Promise<Item[]> {
+  const items: Item[] = [];
+  let imageBytes = o.maxImageBytes;
+  let costly = 0;
+  for (const [index, part] of content.entries()) {
+    if (typeof part !== "object" || part === null) continue;
+    if (!forTheModel(part)) {
+      items.push({ kind: "user", index, part });
+      continue;
+    }
+    const media = (part.type === "image" || part.type === "audio") && part;
+    const whole =
+      media &&
+      (media.type === "image" ? o.images : o.audio) &&
+      base64Bytes(String(media.data ?? "")) <= imageBytes;
+    if (!whole && ++costly > o.maxCostly) {
+      items.push({ kind: "left", index, part });
+      continue;
+    }
+    const shaped = (
+      input: ShapeInput,
+      contentType: string | undefined,
+      wrap: (text: string) => McpContent,
+    ) => {
+      const shaper = o.shaperFor(contentType);
+      return shaper
+        .prepare(input)
+        .then((prepared): Item => ({ kind: "shaped", index, part, shaper, prepared, wrap }));
+    };
+    switch (part.type) {
+      case "text":
+        items.push(
+          await shaped(String(part.text ?? ""), undefined, (text) =>
+            withAnnotations({ type: "text", text }, part),
+          ),
+        );
+        break;
+      case "resource":
+        items.push(await resource(part, shaped, o));
+        break;
+      case "resource_link":
+        items.push({ kind: "fixed", index, part, ...link(part, o) });
+        break;
+      case "image":
+      case "audio": {
+        const allowed = part.type === "image" ? o.images : o.audio;
+        const bytes = base64Bytes(String(part.data ?? ""));
+        if (allowed && bytes <= imageBytes) {
+          imageBytes -= bytes;
+          items.push({ kind: "media", index, part, bytes });
+        } else {
+          const why: Why = allowed ? "maxImageBytes" : part.type === "image" ? "images" : "audio";
+          items.push({ kind: "fixed", index, part, ...(await placeholder(part, why, o)) });
+        }
+        break;
+      }
+      default: {
+        const type = o.clean(String((part as { type?: unknown }).type), 40);
+        const text = noteMarker(`a content part of type "${type}" not shown`);
+        items.push({
+          kind: "fixed",
+          index,
+          part,
+          out: { type: "text", text },
+          text,
+          why: "unknown type",
+        });
+      }
+    }
+  }
+  return items;
+}
+
+function resource(
+  part: McpEmbeddedResource,
+  shaped: (
+    input: ShapeInput,
+    contentType: string | undefined,
+    wrap: (text: string) => McpContent,
+  ) => Promise<Item>,
+  o: PartsOptions,
+): Promise<Item> {
+  const r = part.resource as { uri?: unknown; mimeType?: unknown; text?: unknown; blob?: unknown };
+  const uri = o.clean(String(r.uri ?? ""), 2000);
+  // The shaped text is airlock's (fenced, markers): plain text, whatever the resource was.
+  const wrap = (text: string): McpContent =>
+    withAnnotations({ type: "resource", resource: { uri, mimeType: "text/plain", text } }, part);
+  const mime = r.mimeType !== undefined ? mimeOf(r.mimeType) : undefined;
+  if (typeof r.text === "string") return shaped(r.text, mime, wrap);
+  // Without a type the bytes say what they are (the pipeline sniffs them).
+  return shaped(base64Chunks(String(r.blob ?? "")), mime, wrap);
+}

@@ -1,0 +1,174 @@
+/**
+ * `shapeCallToolResult`: a whole MCP result for the model's side of the client. Every part is
+ * read first (memory O(budget) each); then the model-visible parts share `maxTokens` through the
+ * round allocator: airlock's own lines (placeholders, links, notes) are counted first, a small
+ * part gets what it needs, the rest split what is left by need. `structuredContent` has a
+ * budget of its own. The result is a valid `CallToolResult`: parts for the user alone are left
+ * as they came, `isError` is kept, and what was done is under one `_meta` key.
+ */
+import type { McpCallToolResult, McpContent } from "../adapters/content.js";
+import type { Schema } from "../contract/contract.js";
+import { lazyTokenizer } from "../fit/tokenizer.js";
+import { compileOptions, MIN_MAX_TOKENS } from "../options/compile.js";
+import { compileMcpOptions, type McpShapeOptions } from "../options/mcp.js";
+import { sliceOptions } from "../options/slices.js";
+import type { Shaped } from "../pipeline/shaped.js";
+import { createRedactStage } from "../redact/stage.js";
+import { type CompiledShaper, compileShaper } from "../shape.js";
+import { fitParts } from "./fit.js";
+import {
+  MCP_META_KEY,
+  type PartFacts,
+  type StructuredFacts,
+  structuredNote,
+  summaryOf,
+} from "./meta.js";
+import { readParts } from "./parts.js";
+import { compileOutputSchema, type OutputSchema } from "./schema.js";
+import { reduceStructured } from "./structured.js";
+
+export type CallToolResultShaper = (result: McpCallToolResult) => Promise<McpCallToolResult>;
+
+/** Shapers compiled per media type, at most: a tool's types are few, a hostile list is not kept. */
+const MAX_SHAPERS = 32;
+
+interface Input {
+  readonly content: McpContent[];
+  readonly structuredContent: unknown;
+  readonly isError: boolean;
+  readonly meta: { [key: string]: unknown } | undefined;
+}
+
+/** The fields of a result that matter, read without trusting its shape. */
+function readResult(result: McpCallToolResult): Input {
+  const r = (
+    typeof result === "object" && result !== null ? result : {}
+  ) as Partial<McpCallToolResult>;
+  const meta = r._meta;
+  return {
+    content: Array.isArray(r.content) ? r.content : [],
+    structuredContent: r.structuredContent,
+    isError: r.isError === true,
+    meta: typeof meta === "object" && meta !== null && !Array.isArray(meta) ? meta : undefined,
+  };
+}
+
+/**
+ * Compiles the options once and returns the shaper of whole results.
+ *
+ * @example
+ * const shapeResult = createCallToolResultShaper({ maxTokens: 2000, tool: "search" });
+ * const shaped = await shapeResult(await client.callTool({ name: "search", arguments }));
+ */
+export function createCallToolResultShaper(options: McpShapeOptions = {}): CallToolResultShaper {
+  const o = compileMcpOptions(options);
+  const compiled = compileOptions(o.shape);
+  const redactStage = createRedactStage(sliceOptions(compiled).redact);
+  const clean = redactStage.clean;
+  const tokenizer = lazyTokenizer(compiled.tokenizer);
+  const count = async (text: string) => (await tokenizer()).count(text);
+  const shapers = new Map<string, CompiledShaper>();
+  const shaperFor = (contentType: string | undefined, toolError: boolean): CompiledShaper => {
+    const key = `${toolError ? "!" : ""}${contentType ?? ""}`;
+    let shaper = shapers.get(key);
+    if (shaper === undefined) {
+      shaper = compileShaper({
+        ...o.shape,
+        ...(contentType !== undefined ? { contentType } : {}),
+        ...(toolError ? { toolError } : {}),
+      });
+      if (shapers.size < MAX_SHAPERS) shapers.set(key, shaper);
+    }
+    return shaper;
+  };
+  shaperFor(undefined, false);
+  let schema: Promise<OutputSchema | { readonly error: string }> | undefined;
+  const outputSchema = o.outputSchema;
+  const schemaOf = outputSchema && (() => (schema ??= compileOutputSchema(outputSchema as Schema)));
+  // The whole structured value goes to the store through the pipeline, as a result would.
+  const storing = compiled.store
+    ? compileShaper({ ...o.shape, format: "json", maxTokens: 64 })
+    : undefined;
+
+  async function structuredPart(
+    value: unknown,
+  ): Promise<{ value?: object; facts: StructuredFacts; note?: string }> {
+    const s = schemaOf ? await schemaOf() : undefined;
+    const out = await reduceStructured(value, {
+      maxTokens: o.maxStructuredTokens,
+      count,
+      clean: (text) => clean(text),
+      ...(s && "check" in s
+        ? { check: s.check, ...(s.minItems ? { minItems: s.minItems } : {}) }
+        : {}),
+    });
+    let handle: string | undefined;
+    if (storing && (out.cuts.length > 0 || out.omitted !== undefined)) {
+      const stored = await storing.finish(await storing.prepare(value as never));
+      handle = stored.meta.records?.handle;
+    }
+    const facts: StructuredFacts = {
+      maxTokens: o.maxStructuredTokens,
+      tokens: out.tokens,
+      before: out.before,
+      cuts: out.cuts,
+      arraysCut: out.arraysCut,
+      ...(out.valid !== undefined ? { valid: out.valid } : {}),
+      ...(out.omitted !== undefined ? { omitted: out.omitted } : {}),
+      ...(out.invalid !== undefined ? { invalid: clean(out.invalid, 300) } : {}),
+      ...(s && "error" in s ? { schemaError: s.error } : {}),
+      ...(handle ? { handle } : {}),
+    };
+    return { ...(out.value ? { value: out.value } : {}), facts, ...(structuredNote(facts) ?? {}) };
+  }
+
+  return async function shapeResult(result: McpCallToolResult): Promise<McpCallToolResult> {
+    // The rule set loads with the first result: the cleaner of links and keys needs it.
+    await redactStage.ready();
+    const input = readResult(result);
+    const isError = input.isError || compiled.toolError;
+    const items = await readParts(input.content, {
+      shaperFor: (contentType) => shaperFor(contentType, isError),
+      maxImageBytes: o.maxImageBytes,
+      images: o.images,
+      audio: o.audio,
+      hashLimit: compiled.hashLimit,
+      clean,
+      maxCostly: Math.floor(o.maxTokens / MIN_MAX_TOKENS),
+    });
+    const structured =
+      input.structuredContent !== undefined
+        ? await structuredPart(input.structuredContent)
+        : undefined;
+    const { byItem, note } = await fitParts(items, structured?.note, o.maxTokens, count);
+    const facts: PartFacts[] = [];
+    const shaped: Shaped[] = [];
+    const content: McpContent[] = [];
+    for (const item of items) {
+      const f = byItem.get(item);
+      if (f === undefined) continue;
+      if (f.out) content.push(f.out);
+      if (f.shaped) shaped.push(f.shaped);
+      facts.push(f.facts);
+    }
+    if (note) content.push({ type: "text", text: note.text });
+    // A broken contract is the tool's failure; any other trouble of a part is reported, not raised.
+    const broken = shaped.some((s) => s.meta.error?.code.startsWith("contract/"));
+    const meta = summaryOf({
+      facts,
+      shaped,
+      noteTokens: note?.tokens ?? 0,
+      maxTokens: o.maxTokens,
+      isError: isError || broken,
+      structured: structured?.facts,
+    });
+    return {
+      content,
+      ...(structured?.value
+        ? { structuredContent: structured.value as { [key: string]: unknown } }
+        : {}),
+      ...(isError || broken ? { isError: true } : {}),
+      _meta: { ...(input.meta ?? {}), [MCP_META_KEY]: meta },
+    };
+  };
+}

@@ -1,0 +1,257 @@
+/**
+ * `structuredContent` within its own budget. Some clients hand its JSON to the model, so it is
+ * cleaned like any tool text (secrets, invisible characters) and cut until its JSON fits
+ * `maxStructuredTokens`. The only cut is at array items, from the end, the same number of items
+ * for every array that is longer (water-filling on item counts), and never below what the
+ * output schema asks for (`minItems`): no object member is ever dropped, so required fields stay.
+ * With a schema, the value that fits is checked against it; when no value both fits and is
+ * valid, it is left out, and the caller says why.
+ */
+import type { JsonValue } from "../pipeline/unit.js";
+
+export type Check = (
+  value: JsonValue,
+) => Promise<{ readonly ok: boolean; readonly detail?: string }>;
+export type Path = ReadonlyArray<string | number>;
+
+export interface StructuredOptions {
+  readonly maxTokens: number;
+  readonly count: (text: string) => Promise<number>;
+  /** The output schema's check, when the tool has one. */
+  readonly check?: Check;
+  /** The fewest items the output schema allows for the array at a path. */
+  readonly minItems?: (path: Path) => number;
+  /** The run's cleaner for tool strings. */
+  readonly clean: (text: string) => string;
+}
+
+/** An array shown shorter: where, and how many of its items are kept. */
+export interface StructuredCut {
+  readonly path: string;
+  readonly kept: number;
+  readonly of: number;
+}
+
+export interface StructuredOutcome {
+  /** The value to send; absent when it was left out (see `omitted`). */
+  readonly value?: { [key: string]: JsonValue };
+  /** Tokens of the JSON of `value` (0 when left out). */
+  readonly tokens: number;
+  /** The cleaned value as it came: its JSON tokens (estimated past 64 Ki characters) and length. */
+  readonly before: { readonly tokens: number; readonly chars: number; readonly estimated: boolean };
+  /** The arrays cut, at most `MAX_LISTED` of them; `arraysCut` counts them all. */
+  readonly cuts: readonly StructuredCut[];
+  readonly arraysCut: number;
+  /** Whether `value` is valid against the output schema, when one was given. */
+  readonly valid?: boolean;
+  /** Why the value was left out. */
+  readonly omitted?: string;
+  /** What the schema said of the value that fitted, when it was refused. */
+  readonly invalid?: string;
+}
+
+export const MAX_LISTED = 16;
+/** JSON longer than this many characters a token is over any budget, and is not counted. */
+const CHARS_PER_TOKEN_AT_MOST = 16;
+const EXACT_CHARS = 64 * 1024;
+const NONE = { tokens: 0, chars: 0, estimated: true } as const;
+
+type JsonObject = { [key: string]: JsonValue };
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Sets an own key: a tool's `__proto__` is a key like any other. */
+function setOwn(target: JsonObject, key: string, value: JsonValue): void {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else target[key] = value;
+}
+
+/** `rows[3].tags`, with the tool's key names cleaned and bounded. */
+function pathText(path: Path, clean: (text: string) => string): string {
+  let out = "";
+  for (const segment of path) {
+    if (typeof segment === "number") out += `[${segment}]`;
+    else {
+      const key = clean(segment).slice(0, 64);
+      out += /^[A-Za-z_$][\w$]*$/.test(key)
+        ? `${out === "" ? "" : "."}${key}`
+        : `[${JSON.stringify(key)}]`;
+    }
+  }
+  return out === "" ? "(root)" : out;
+}
+
+interface Cutting {
+  readonly cuts: StructuredCut[];
+  count: number;
+}
+
+/** A copy with every array at most `keep` items long (or the schema's least, when more). */
+function cutValue(
+  value: JsonValue,
+  keep: number,
+  path: (string | number)[],
+  o: StructuredOptions,
+  cutting: Cutting,
+): JsonValue {
+  if (Array.isArray(value)) {
+    const least = o.minItems ? o.minItems(path) : 0;
+    const n = Math.min(value.length, Math.max(keep, least));
+    const out: JsonValue[] = [];
+    for (let i = 0; i < n; i++) {
+      path.push(i);
+      out.push(cutValue(value[i] as JsonValue, keep, path, o, cutting));
+      path.pop();
+    }
+    if (n < value.length) {
+      cutting.count++;
+      if (cutting.cuts.length < MAX_LISTED)
+        cutting.cuts.push({ path: pathText(path, o.clean), kept: n, of: value.length });
+    }
+    return out;
+  }
+  if (isObject(value)) {
+    const out: JsonObject = {};
+    for (const key of Object.keys(value)) {
+      path.push(key);
+      setOwn(out, key, cutValue(value[key] as JsonValue, keep, path, o, cutting));
+      path.pop();
+    }
+    return out;
+  }
+  return value;
+}
+
+/** Nesting past this is not cut (the copy recurses): the value is left out instead. */
+const MAX_DEPTH = 256;
+
+/**
+ * The longest array anywhere in the value, and how deep it nests (iteratively: a deep value
+ * cannot overflow the stack here).
+ */
+function measure(value: JsonValue): { readonly longest: number; readonly depth: number } {
+  let longest = 0;
+  let depth = 0;
+  const stack: Array<readonly [JsonValue, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, level] = stack.pop() as readonly [JsonValue, number];
+    depth = Math.max(depth, level);
+    if (depth > MAX_DEPTH) break;
+    const items = Array.isArray(node) ? node : isObject(node) ? Object.values(node) : [];
+    if (Array.isArray(node)) longest = Math.max(longest, node.length);
+    for (const item of items)
+      if (typeof item === "object" && item !== null) stack.push([item, level + 1]);
+  }
+  return { longest, depth };
+}
+
+function leftOut(
+  why: string,
+  before: StructuredOutcome["before"],
+  extra: Partial<StructuredOutcome> = {},
+): StructuredOutcome {
+  return { tokens: 0, before, cuts: [], arraysCut: 0, omitted: why, ...extra };
+}
+
+async function tokensBefore(json: string, count: StructuredOptions["count"]) {
+  if (json.length <= EXACT_CHARS)
+    return { tokens: await count(json), chars: json.length, estimated: false };
+  const head = await count(json.slice(0, EXACT_CHARS));
+  return {
+    tokens: Math.ceil((head * json.length) / EXACT_CHARS),
+    chars: json.length,
+    estimated: true,
+  };
+}
+
+/**
+ * @example
+ * const out = await reduceStructured(result.structuredContent, { maxTokens: 2000, count, clean });
+ * out.cuts; // [{ path: "rows", kept: 85, of: 10000 }]
+ */
+export async function reduceStructured(
+  value: unknown,
+  o: StructuredOptions,
+): Promise<StructuredOutcome> {
+  let cleaned: JsonValue;
+  try {
+    // The wire form: what the client would receive (toJSON applied, undefined dropped), with
+    // every string cleaned on the way.
+    cleaned = JSON.parse(JSON.stringify(value), (_, v) => (typeof v === "string" ? o.clean(v) : v));
+  } catch {
+    return leftOut("it cannot be read as JSON (a cycle, a BigInt, or nesting too deep)", NONE);
+  }
+  if (!isObject(cleaned)) return leftOut("it is not a JSON object", NONE);
+  const json = JSON.stringify(cleaned);
+  const before = await tokensBefore(json, o.count);
+  const left = (why: string, extra: Partial<StructuredOutcome> = {}) => leftOut(why, before, extra);
+  const tried = new Map<number, { value: JsonObject; tokens: number; cutting: Cutting } | null>();
+  const fits = async (text: string): Promise<number | undefined> => {
+    if (text.length > o.maxTokens * CHARS_PER_TOKEN_AT_MOST) return undefined;
+    const tokens = text === json && !before.estimated ? before.tokens : await o.count(text);
+    return tokens <= o.maxTokens ? tokens : undefined;
+  };
+  const whole = await fits(json);
+  if (whole !== undefined) {
+    const checked = o.check ? await o.check(cleaned) : undefined;
+    return {
+      value: cleaned,
+      tokens: whole,
+      before,
+      cuts: [],
+      arraysCut: 0,
+      ...(checked ? { valid: checked.ok } : {}),
+      ...(checked && !checked.ok && checked.detail ? { invalid: checked.detail } : {}),
+    };
+  }
+  const { longest, depth } = measure(cleaned);
+  if (depth > MAX_DEPTH) return left(`it nests deeper than ${MAX_DEPTH} levels`);
+  const attempt = async (keep: number) => {
+    if (tried.has(keep)) return tried.get(keep) ?? null;
+    const cutting: Cutting = { cuts: [], count: 0 };
+    const cut = cutValue(cleaned, keep, [], o, cutting) as JsonObject;
+    const tokens = await fits(JSON.stringify(cut));
+    const out = tokens === undefined ? null : { value: cut, tokens, cutting };
+    tried.set(keep, out);
+    return out;
+  };
+  if (longest === 0 || (await attempt(0)) === null) {
+    return left(
+      longest === 0
+        ? `its JSON takes about ${before.tokens} tokens and it holds no array to cut`
+        : `its JSON takes about ${before.tokens} tokens, and more than ${o.maxTokens} even with every array cut to its fewest items`,
+    );
+  }
+  // The most items per array that still fit: fitting only gets harder with more items.
+  let lo = 0;
+  let hi = longest - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if ((await attempt(mid)) !== null) lo = mid;
+    else hi = mid - 1;
+  }
+  const best = (await attempt(lo)) as NonNullable<Awaited<ReturnType<typeof attempt>>>;
+  const checked = o.check ? await o.check(best.value) : undefined;
+  if (checked && !checked.ok) {
+    return left("no value within maxStructuredTokens is valid against the output schema", {
+      valid: false,
+      ...(checked.detail ? { invalid: checked.detail } : {}),
+    });
+  }
+  return {
+    value: best.value,
+    tokens: best.tokens,
+    before,
+    cuts: best.cutting.cuts,
+    arraysCut: best.cutting.count,
+    ...(checked ? { valid: true } : {}),
+  };
+}
