@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
+import { LEAKED, UPSTREAM_TOKEN, upstream } from "./test/edge/upstream.ts";
 import { CHROMIUM_LAUNCH } from "./test/helpers/chromium.ts";
 
 /**
@@ -47,6 +48,7 @@ const edgeSecrets = {
     [sha256(edgeTokens.acmePerson)]: { tenant: "acme", raw: true },
   }),
   AIRLOCK_RAW_KEY: randomBytes(32).toString("base64"),
+  UPSTREAM_MCP_TOKEN: UPSTREAM_TOKEN,
 };
 
 export default defineConfig({
@@ -132,6 +134,8 @@ export default defineConfig({
               compatibilityDate: WORKERD_COMPATIBILITY_DATE,
               compatibilityFlags: [],
               bindings: edgeSecrets,
+              // /mcp's upstream: a real MCP SDK server, run here in Node (test/edge/upstream.ts).
+              serviceBindings: { UPSTREAM_MCP: upstream },
             },
           }),
         ],
@@ -140,7 +144,7 @@ export default defineConfig({
           include: ["test/edge/**/*.test.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          provide: { runtime: "workerd", edgeTokens },
+          provide: { runtime: "workerd", edgeTokens, upstreamLeak: LEAKED },
         },
       },
     ],
@@ -152,5 +156,7 @@ declare module "vitest" {
     runtime: "node" | "chromium" | "workerd";
     /** Bearer tokens of the edge Worker's tests, by tenant (the `edge` project only). */
     edgeTokens: { acme: string; globex: string; acmePerson: string };
+    /** The token the edge tests' upstream MCP server puts in a result, made for this run. */
+    upstreamLeak: string;
   }
 }

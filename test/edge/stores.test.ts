@@ -82,7 +82,7 @@ describe("KV store", () => {
     expect(await globex.getPart("part_aa")).toBeUndefined();
     expect(await single.get(H1)).toBeUndefined();
     // Names that would climb out of the tenant's prefix are not names.
-    for (const name of ["../t:acme/r/" + H1, "t:acme/r/" + H1, "", "x".repeat(129)]) {
+    for (const name of [`../t:acme/r/${H1}`, `t:acme/r/${H1}`, "", "x".repeat(129)]) {
       expect(await globex.get(name)).toBeUndefined();
       expect(await globex.putPart(name, "x")).toBe(false);
     }

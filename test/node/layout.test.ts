@@ -15,10 +15,10 @@ const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
  * Folders in the order they may depend on each other: each may import from those before it.
  * `front` is the top-level modules (`shape.ts`, `index.ts`, …), which compose everything.
  * `telemetry` reads a finished result (it comes after the stages); `round` shares a budget
- * among results and checks their options (it comes after `options`). `edge` is the Worker
- * entries, which re-export the front. `mcp` is an entry of its own that composes the front
- * (`compileShaper`, `shapeError`, `createResultReader`) into whole MCP results: it comes last,
- * and nothing before it may import it.
+ * among results and checks their options (it comes after `options`). `mcp` is an entry of its
+ * own that composes the front (`compileShaper`, `shapeError`, `createResultReader`) into whole
+ * MCP results: nothing before it may import it. `edge` is the Worker entries, which re-export
+ * the front and `mcp`.
  */
 const ORDER = [
   "errors",
@@ -41,8 +41,8 @@ const ORDER = [
   "preview",
   "vendor",
   "front",
-  "edge",
   "mcp",
+  "edge",
 ] as const;
 
 /** Stage folders: they must not import `options/` (each receives its own slice instead). */

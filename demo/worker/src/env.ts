@@ -21,6 +21,12 @@ export interface Env {
   readonly RAW_R2?: R2BucketLike;
   /** Secret: 32 random bytes, base64, the AES-256-GCM key raw artifacts are sealed with. */
   readonly AIRLOCK_RAW_KEY?: string;
+  /** The upstream MCP server `/mcp` stands in front of (streamable HTTP). Empty: no `/mcp`. */
+  readonly UPSTREAM_MCP_URL?: string;
+  /** Secret: the upstream's own bearer token, if it wants one (the caller's never goes there). */
+  readonly UPSTREAM_MCP_TOKEN?: string;
+  /** The upstream as a service binding (another Worker), used instead of fetching the URL. */
+  readonly UPSTREAM_MCP?: { fetch(request: Request): Promise<Response> };
 }
 
 /** A positive integer variable, or the fallback when it is absent or not one. */

@@ -13,6 +13,7 @@
 import { authenticate } from "./auth.js";
 import type { Env } from "./env.js";
 import { problem } from "./http.js";
+import { mcpRoute } from "./routes/mcp.js";
 import { rawRoute } from "./routes/raw.js";
 import { readRoute } from "./routes/read.js";
 import { shapeRoute } from "./routes/shape.js";
@@ -50,6 +51,7 @@ async function route(request: Request, env: Env): Promise<Response> {
     if (request.method !== "POST") return methodNotAllowed("POST");
     return readRoute(request, env, caller);
   }
+  if (pathname === "/mcp") return mcpRoute(request, env, caller);
   const raw = /^\/raw\/([^/]{1,64})$/.exec(pathname);
   if (raw) {
     if (request.method !== "GET") return methodNotAllowed("GET");
