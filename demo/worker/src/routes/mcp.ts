@@ -165,9 +165,10 @@ async function forward(
       headers: out,
     });
   }
-  // An error page or anything else: its status, not its body (which may say anything).
+  // An error page or anything else: 502 with its status, not its body (which may say anything);
+  // never its own 401, which a client would read as ours.
   return problem(
-    res.ok ? 502 : res.status >= 500 ? 502 : res.status,
+    502,
     "upstream/unavailable",
     `the upstream MCP server answered ${res.status} ${type ? `(${type.slice(0, 64)})` : ""}`.trim(),
   );
