@@ -118,6 +118,8 @@ export { type CombinedStoreOptions, createCombinedStore } from "./store/combined
 export {
   createIndexedDbStore,
   createIndexedDbStores,
+  type IdbDatabaseLike,
+  type IdbFactoryLike,
   type IndexedDbResultStore,
   type IndexedDbStoreOptions,
 } from "./store/indexeddb.js";
@@ -154,6 +156,7 @@ export {
   type SealedRef,
   type SealedStore,
   type SealedStoreOptions,
+  type SealKey,
 } from "./store/sealed.js";
 export type {
   ResultStore,

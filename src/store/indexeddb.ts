@@ -7,17 +7,32 @@
 import { createScope, PART_GRACE_MS, type ScopeOptions } from "./scope.js";
 import type { ResultStore, StoredResult } from "./store.js";
 
+/**
+ * The part of an `IDBDatabase` the store uses, typed here so the package's types need no DOM
+ * lib (a Node host type-checks them too); a browser's `IDBDatabase` is one.
+ */
+export interface IdbDatabaseLike {
+  readonly objectStoreNames: { contains(name: string): boolean };
+  transaction(stores: string | string[], mode?: "readonly" | "readwrite"): unknown;
+  createObjectStore(name: string): unknown;
+}
+
+/** The part of an `IDBFactory` (`globalThis.indexedDB`) the store uses. */
+export interface IdbFactoryLike {
+  open(name: string, version?: number): unknown;
+}
+
 export interface IndexedDbStoreOptions extends ScopeOptions {
   /**
    * The database: one the host opened (it must have the object stores
    * `createIndexedDbStores` makes, in its `onupgradeneeded`), or a name to open (and create).
    * Default: the name `airlock-results`.
    */
-  readonly database?: IDBDatabase | Promise<IDBDatabase> | string;
+  readonly database?: IdbDatabaseLike | Promise<IdbDatabaseLike> | string;
   /** Largest value kept, in characters (records' JSON, or a part). Default 64 Mi. */
   readonly maxChars?: number;
   /** The IndexedDB factory. Default `globalThis.indexedDB`. */
-  readonly factory?: IDBFactory;
+  readonly factory?: IdbFactoryLike;
 }
 
 export interface IndexedDbResultStore extends Required<ResultStore> {
@@ -43,7 +58,8 @@ interface Entry {
  * @example
  * open.onupgradeneeded = () => createIndexedDbStores(open.result);
  */
-export function createIndexedDbStores(db: IDBDatabase): void {
+export function createIndexedDbStores(database: IdbDatabaseLike): void {
+  const db = database as IDBDatabase;
   for (const name of [RESULTS, PARTS]) {
     if (db.objectStoreNames.contains(name)) continue;
     db.createObjectStore(name).createIndex(EXPIRES, EXPIRES);
@@ -57,8 +73,8 @@ function request<T>(req: IDBRequest<T>): Promise<T> {
   });
 }
 
-function open(factory: IDBFactory, name: string): Promise<IDBDatabase> {
-  const req = factory.open(name, VERSION);
+function open(factory: IdbFactoryLike, name: string): Promise<IDBDatabase> {
+  const req = (factory as IDBFactory).open(name, VERSION);
   req.onupgradeneeded = () => createIndexedDbStores(req.result);
   return request(req);
 }
@@ -77,7 +93,7 @@ export function createIndexedDbStore(options: IndexedDbStoreOptions = {}): Index
     db ??=
       typeof given === "string"
         ? open(options.factory ?? globalThis.indexedDB, given)
-        : Promise.resolve(given);
+        : Promise.resolve(given as IDBDatabase | Promise<IDBDatabase>);
     db.catch(() => {
       db = undefined;
     });

@@ -16,6 +16,12 @@ import { SERVICE_LIMITS } from "./limits.js";
 import { expiresOf, type R2BucketLike } from "./r2.js";
 import { createScope, type ScopeOptions } from "./scope.js";
 
+/**
+ * The host's key as `crypto.subtle` gives it (`importSealKey`). Named through `crypto` rather
+ * than the DOM's `CryptoKey`, so the package's types need no DOM lib under Node's types.
+ */
+export type SealKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
+
 export interface SealedStoreOptions extends ScopeOptions {
   /** Where the sealed chunks go: an R2 bucket binding (best kept apart from the results). */
   readonly bucket: R2BucketLike;
@@ -44,14 +50,14 @@ export interface SealedStore {
   /** Seals an artifact; undefined when it is larger than `maxBytes` or the bucket failed. */
   seal(
     source: ReadableStream<Uint8Array> | Uint8Array | string,
-    key: CryptoKey,
+    key: SealKey,
     options?: { readonly contentType?: string },
   ): Promise<SealedRef | undefined>;
   /**
    * Opens an artifact of this tenant: undefined when there is none by that id (or it expired);
    * throws `store/wrong-key` when the key is not the one it was sealed with.
    */
-  open(id: string, key: CryptoKey): Promise<OpenedArtifact | undefined>;
+  open(id: string, key: SealKey): Promise<OpenedArtifact | undefined>;
   delete(id: string): Promise<void>;
 }
 
@@ -61,7 +67,7 @@ export interface SealedStore {
  * @example
  * const key = await importSealKey(env.AIRLOCK_RAW_KEY); // 32 random bytes, base64
  */
-export async function importSealKey(raw: Uint8Array | string): Promise<CryptoKey> {
+export async function importSealKey(raw: Uint8Array | string): Promise<SealKey> {
   let bytes: Uint8Array;
   if (typeof raw === "string") {
     try {
@@ -103,7 +109,7 @@ export function createSealedStore(options: SealedStoreOptions): SealedStore {
   const chunkKey = (id: string, n: number) => scope.key("s", `${id}_${n}`) as string;
   const headKey = (id: string) => scope.key("s", id) as string;
 
-  async function encrypt(key: CryptoKey, data: Uint8Array, additional: Uint8Array) {
+  async function encrypt(key: SealKey, data: Uint8Array, additional: Uint8Array) {
     const iv = crypto.getRandomValues(new Uint8Array(12));
     const sealed = await crypto.subtle.encrypt(
       { name: "AES-GCM", iv, additionalData: additional as Uint8Array<ArrayBuffer> },
@@ -116,7 +122,7 @@ export function createSealedStore(options: SealedStoreOptions): SealedStore {
     return out;
   }
 
-  async function decrypt(key: CryptoKey, data: ArrayBuffer, additional: Uint8Array) {
+  async function decrypt(key: SealKey, data: ArrayBuffer, additional: Uint8Array) {
     if (data.byteLength < 28) throw new Error("too short");
     return new Uint8Array(
       await crypto.subtle.decrypt(

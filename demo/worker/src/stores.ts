@@ -12,6 +12,7 @@ import {
   importSealKey,
   type ResultStore,
   type SealedStore,
+  type SealKey,
 } from "agent-airlock/edge/o200k_base";
 import { type Env, intVar } from "./env.js";
 
@@ -34,7 +35,7 @@ export function resultStore(env: Env, tenant: string): ResultStore | undefined {
 export async function rawStore(
   env: Env,
   tenant: string,
-): Promise<{ store: SealedStore; key: CryptoKey } | undefined> {
+): Promise<{ store: SealedStore; key: SealKey } | undefined> {
   if (!env.RAW_R2 || !env.AIRLOCK_RAW_KEY) return undefined;
   return {
     store: createSealedStore({
