@@ -24,7 +24,8 @@ export function noNodeBuiltins(): Plugin {
   };
 }
 
-// Library build: ESM only, one file per entry (dist/index.js, dist/preview.js, dist/mcp.js).
+// Library build: ESM only, one file per entry (dist/index.js, dist/preview.js, dist/mcp.js,
+// dist/ai-sdk.js, …).
 // Type declarations are emitted separately by `tsc -p tsconfig.build.json`.
 export default defineConfig({
   plugins: [noNodeBuiltins()],
@@ -40,6 +41,12 @@ export default defineConfig({
         index: fileURLToPath(new URL("./src/index.ts", import.meta.url)),
         preview: fileURLToPath(new URL("./src/preview/index.ts", import.meta.url)),
         mcp: fileURLToPath(new URL("./src/mcp/index.ts", import.meta.url)),
+        // One entry per agent framework; each framework is a peer dependency, left external.
+        "ai-sdk": fileURLToPath(new URL("./src/frameworks/ai-sdk.ts", import.meta.url)),
+        langchain: fileURLToPath(new URL("./src/frameworks/langchain.ts", import.meta.url)),
+        "openai-agents": fileURLToPath(
+          new URL("./src/frameworks/openai-agents.ts", import.meta.url),
+        ),
       },
       formats: ["es"],
       fileName: (_format, name) => `${name}.js`,
@@ -47,7 +54,12 @@ export default defineConfig({
     rolldownOptions: {
       // Keep gpt-tokenizer (and its subpaths) external so its lazy
       // `await import("gpt-tokenizer/...")` stays a runtime import of the dependency.
-      external: [/^gpt-tokenizer(?:\/.*)?$/],
+      external: [
+        /^gpt-tokenizer(?:\/.*)?$/,
+        /^ai$/,
+        /^@langchain\/core\//,
+        /^@openai\/agents-core$/,
+      ],
     },
   },
 });

@@ -61,6 +61,12 @@ export default defineConfig({
       { find: /^agent-airlock$/, replacement: src("index.ts") },
       { find: /^agent-airlock\/preview$/, replacement: src("preview/index.ts") },
       { find: /^agent-airlock\/mcp$/, replacement: src("mcp/index.ts") },
+      { find: /^agent-airlock\/ai-sdk$/, replacement: src("frameworks/ai-sdk.ts") },
+      { find: /^agent-airlock\/langchain$/, replacement: src("frameworks/langchain.ts") },
+      {
+        find: /^agent-airlock\/openai-agents$/,
+        replacement: src("frameworks/openai-agents.ts"),
+      },
       { find: /^agent-airlock\/preview\.css$/, replacement: src("preview/preview.css") },
       // The edge entries are the core with one encoding swapped in at build time
       // (vite.edge.config.ts); from source, each is the whole library.

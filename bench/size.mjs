@@ -30,6 +30,10 @@ const HEAVY = [
   "gpt-tokenizer",
 ];
 const AIM_CORE_KB = 30;
+// The agent frameworks: optional peers of their own entries, never in the core's graph. The
+// core is bundled with them resolvable, so an import of one would show; a framework entry is
+// bundled with its framework external (the host's bundle has it anyway).
+const FRAMEWORKS = ["ai", "@langchain/core", "@openai/agents-core"];
 
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const gz = (buf) => gzipSync(buf, { level: 9 }).byteLength;
@@ -47,7 +51,7 @@ function namesEntry(dir, names) {
   return file;
 }
 
-async function measure(name, entry, names) {
+async function measure(name, entry, { names, peers = [] } = {}) {
   const outdir = mkdtempSync(join(tmpdir(), "airlock-size-"));
   try {
     const input = names ? namesEntry(outdir, names) : join(root, entry);
@@ -64,7 +68,7 @@ async function measure(name, entry, names) {
       write: true,
       logLevel: "silent",
       // Rank tables are a dynamic import each, loaded only for the encoding in use.
-      external: ["gpt-tokenizer/*"],
+      external: ["gpt-tokenizer/*", ...peers.flatMap((p) => [p, `${p}/*`])],
     });
     const outputs = result.metafile.outputs;
     // Dynamic imports are entry points of their own in the metafile: take the one asked for.
@@ -93,14 +97,32 @@ async function measure(name, entry, names) {
         upFront += buf.byteLength;
         upFrontGz += gz(buf);
         for (const input of Object.keys(meta.inputs)) {
-          for (const pkg of HEAVY) if (input.includes(`node_modules/${pkg}/`)) inStatic.add(pkg);
+          for (const pkg of [...HEAVY, ...FRAMEWORKS])
+            if (input.includes(`node_modules/${pkg}/`)) inStatic.add(pkg);
         }
       } else {
         lazy += buf.byteLength;
         lazyGz += gz(buf);
       }
     }
-    return { name, upFront, upFrontGz, lazy, lazyGz, inStatic: [...inStatic] };
+    // Every input of every chunk, lazy ones included: a framework must be in none of the core's.
+    const everywhere = new Set();
+    for (const meta of Object.values(outputs)) {
+      for (const input of Object.keys(meta.inputs ?? {})) {
+        for (const pkg of FRAMEWORKS)
+          if (input.includes(`node_modules/${pkg}/`)) everywhere.add(pkg);
+      }
+    }
+    return {
+      name,
+      upFront,
+      upFrontGz,
+      lazy,
+      lazyGz,
+      inStatic: [...inStatic],
+      frameworks: [...everywhere],
+      peers,
+    };
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
@@ -158,17 +180,24 @@ async function measureRolldown(names) {
 }
 
 const rows = [
-  await measure("{ shape } (esbuild)", undefined, ["shape"]),
+  await measure("{ shape } (esbuild)", undefined, { names: ["shape"] }),
   await measure("agent-airlock", "src/index.ts"),
   await measure("agent-airlock/preview", "src/preview/index.ts"),
   await measure("agent-airlock/mcp", "src/mcp/index.ts"),
+  await measure("agent-airlock/ai-sdk", "src/frameworks/ai-sdk.ts", { peers: ["ai"] }),
+  await measure("agent-airlock/langchain", "src/frameworks/langchain.ts", {
+    peers: ["@langchain/core"],
+  }),
+  await measure("agent-airlock/openai-agents", "src/frameworks/openai-agents.ts", {
+    peers: ["@openai/agents-core"],
+  }),
 ];
 console.log(
-  "entry                  up front (min)  up front (min+gzip)  on demand (min+gzip)  heavy packages in the static graph",
+  "entry                       up front (min)  up front (min+gzip)  on demand (min+gzip)  heavy packages in the static graph",
 );
 for (const r of rows) {
   console.log(
-    `${r.name.padEnd(22)} ${kb(r.upFront).padStart(14)}  ${kb(r.upFrontGz).padStart(19)}  ${kb(r.lazyGz).padStart(20)}  ${r.inStatic.join(", ") || "none"}`,
+    `${r.name.padEnd(27)} ${kb(r.upFront).padStart(14)}  ${kb(r.upFrontGz).padStart(19)}  ${kb(r.lazyGz).padStart(20)}  ${r.inStatic.join(", ") || "none"}${r.peers.length ? ` (peer, external: ${r.peers.join(", ")})` : ""}`,
   );
 }
 const rolled = await measureRolldown(["shape"]);
@@ -182,6 +211,9 @@ console.log(
       .filter((p) => ["dompurify", "marked", "htmlparser2", "gpt-tokenizer"].includes(p))
       .join(", ") || "none"
   }`,
+);
+console.log(
+  `frameworks in the core's graph (static or lazy): ${core.frameworks.join(", ") || "none"}; in the preview's: ${rows[1].frameworks.join(", ") || "none"}`,
 );
 const demo = join(root, "demo/dist");
 if (existsSync(demo)) {

@@ -17,8 +17,10 @@ const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
  * `telemetry` reads a finished result (it comes after the stages); `round` shares a budget
  * among results and checks their options (it comes after `options`). `mcp` is an entry of its
  * own that composes the front (`compileShaper`, `shapeError`, `createResultReader`) into whole
- * MCP results: nothing before it may import it. `edge` is the Worker entries, which re-export
- * the front and `mcp`.
+ * MCP results: it comes after them, and nothing before it may import it. `frameworks` holds the
+ * entries for agent frameworks (`agent-airlock/ai-sdk`, `/langchain`, `/openai-agents`): they
+ * wrap the shapers of the top-level modules, so they come after them, and nothing imports them.
+ * `edge` is the Worker entries, which re-export the front and `mcp`.
  */
 const ORDER = [
   "errors",
@@ -42,6 +44,7 @@ const ORDER = [
   "vendor",
   "front",
   "mcp",
+  "frameworks",
   "edge",
 ] as const;
 

@@ -34,6 +34,9 @@ const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as
   devDependencies: Record<string, string>;
 };
 
+/** The optional peers, one per framework entry, installed in the consumer at the pinned versions. */
+const FRAMEWORKS = ["ai", "@langchain/core", "@openai/agents-core"] as const;
+
 let scratch: string;
 let consumer: string;
 let packed: string[];
@@ -85,6 +88,8 @@ describe("the packed package in a scratch consumer", () => {
         "--ignore-scripts",
         join(scratch, info.filename),
         `@types/node@${manifest.devDependencies["@types/node"]}`,
+        // The frameworks are optional peers of their entries: a host that imports one has it.
+        ...FRAMEWORKS.map((name) => `${name}@${manifest.devDependencies[name]}`),
       ],
       consumer,
     );
@@ -204,6 +209,11 @@ console.log(JSON.stringify(out));
         "registerReadResult",
       ]),
     );
+    for (const framework of ["ai-sdk", "langchain", "openai-agents"]) {
+      expect(out[`${manifest.name}/${framework}`]?.exports, framework).toEqual(
+        expect.arrayContaining(["readResultTool", "withAirlock"]),
+      );
+    }
     expect(out.shaped?.status).toBe("ok");
     expect(out.shaped?.preview).toContain('<pre class="airlock-pre">');
   }, 60_000);
@@ -251,6 +261,25 @@ console.log(JSON.stringify(out));
         }
       };
       expect(await check("consumer", ["consumer.ts"])).toBe("");
+      writeFileSync(join(consumer, "frameworks.ts"), FRAMEWORKS_CONSUMER);
+      // The frameworks' own declarations need more than some of these environments give (Node
+      // types, ESNext.Disposable, @types/json-schema): theirs to keep, not ours. Every error in
+      // the host's code and in this package's declarations counts.
+      const ours = (await check("frameworks", ["frameworks.ts"]))
+        .split("\n")
+        .filter((l) => /error TS/.test(l))
+        .filter(
+          (l) => !l.startsWith("node_modules/") || l.startsWith(`node_modules/${manifest.name}/`),
+        );
+      expect(ours).toEqual([]);
+      if (resolution === "bundler" && env === "node") {
+        // Negative control, once: an error in the host's code gets through the filter.
+        const wrong = `${FRAMEWORKS_CONSUMER}const wrong: number = aiSdk.withAirlock(search);\n`;
+        writeFileSync(join(consumer, "frameworks-bad.ts"), wrong);
+        expect(await check("frameworks-bad", ["frameworks-bad.ts"])).toMatch(
+          /frameworks-bad\.ts\(\d+,\d+\): error TS2322/,
+        );
+      }
       // Negative controls: the checker runs, and the environment is what this case says.
       expect(await check("bad", ["bad.ts"])).toMatch(/bad\.ts\(\d+,\d+\): error TS2322/);
       const other = env === "dom" ? "node-only" : "dom-only";
@@ -258,11 +287,42 @@ console.log(JSON.stringify(out));
         /error TS(?:2304|2580|2591): Cannot find name/,
       );
     },
-    60_000,
+    120_000,
   );
 });
 
 /** Uses every entry and the public types a consumer is likely to name. */
+/** A host of each framework entry, typed against the framework's own types. */
+const FRAMEWORKS_CONSUMER = `import { tool as aiTool, jsonSchema, type ToolSet } from "ai";
+import { tool as lcTool } from "@langchain/core/tools";
+import { Agent, tool as agentsTool } from "@openai/agents-core";
+import { createMemoryStore } from "agent-airlock";
+import * as aiSdk from "agent-airlock/ai-sdk";
+import * as langchain from "agent-airlock/langchain";
+import * as agents from "agent-airlock/openai-agents";
+
+const store = createMemoryStore();
+const search = aiTool({
+  description: "search",
+  inputSchema: jsonSchema<{ q: string }>({ type: "object", properties: { q: { type: "string" } } }),
+  execute: async ({ q }) => \`found \${q}\`,
+});
+const tools: ToolSet = {
+  ...aiSdk.withAirlock({ search }, { maxTokens: 600, maxRoundTokens: 1200, store }),
+  read_result: aiSdk.readResultTool({ store }),
+};
+const one: aiSdk.AirlockTool<typeof search> = aiSdk.withAirlock(search);
+const out: aiSdk.AirlockOutput | undefined = undefined;
+void tools; void one; void out;
+
+const lc = lcTool(async () => "ok", { name: "lookup", description: "lookup", schema: { type: "object", properties: {} } });
+const lcTools = [...langchain.withAirlock([lc], { maxTokens: 600 }), langchain.readResultTool({ store })];
+void lcTools;
+
+const fn = agentsTool({ name: "f", description: "f", parameters: { type: "object", properties: {}, required: [], additionalProperties: false }, strict: true, execute: async () => "ok" });
+new Agent({ name: "a", tools: [agents.withAirlock(fn), agents.readResultTool({ store })] });
+`;
+
 const CONSUMER = `import {
   createShaper,
   createMemoryStore,

@@ -9,12 +9,18 @@ import * as sdkClient from "@modelcontextprotocol/sdk/client/index.js";
 import * as sdkStdio from "@modelcontextprotocol/sdk/client/stdio.js";
 import * as sdkServer from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as sdkCfWorker from "@modelcontextprotocol/sdk/validation/cfworker";
+import * as agentsCore from "@openai/agents-core";
 import * as core from "agent-airlock";
 import { describeError, encodeBase64, redact, shape, toMcpError } from "agent-airlock";
+import * as aiSdk from "agent-airlock/ai-sdk";
 import * as edge from "agent-airlock/edge/o200k_base";
+import * as langchain from "agent-airlock/langchain";
 import * as mcp from "agent-airlock/mcp";
+import * as openaiAgents from "agent-airlock/openai-agents";
 import * as preview from "agent-airlock/preview";
 import { renderPreview } from "agent-airlock/preview";
+import * as ai from "ai";
+import * as langchainPackage from "langchain";
 import { describe, expect, it } from "vitest";
 import * as zod from "zod";
 import { samples } from "../../demo/samples.ts";
@@ -144,6 +150,14 @@ describe("docs pages", () => {
       "@modelcontextprotocol/sdk/server/mcp.js": sdkServer,
       "@modelcontextprotocol/sdk/validation/cfworker": sdkCfWorker,
       zod,
+      "agent-airlock/ai-sdk": aiSdk,
+      "agent-airlock/langchain": langchain,
+      "agent-airlock/openai-agents": openaiAgents,
+      // The frameworks the pages show, at the pinned versions (`@openai/agents` re-exports
+      // `@openai/agents-core`, which is what is installed here).
+      ai,
+      langchain: langchainPackage,
+      "@openai/agents": agentsCore,
     };
     const problems: string[] = [];
     for (const [name, page] of pages) {

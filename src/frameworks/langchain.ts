@@ -1,0 +1,163 @@
+/**
+ * `agent-airlock/langchain`: LangChain.js tools (`@langchain/core` 1) whose results pass
+ * through airlock. A wrapped tool answers in `responseFormat: "content_and_artifact"`: the
+ * shaped text is the `ToolMessage`'s content (what the model reads), the handle and the facts
+ * are its artifact (what the graph state keeps beside it), and the raw output is kept nowhere.
+ * A thrown error becomes a `ToolMessage` with `status: "error"` whose content is the safe
+ * description, instead of the agent's default `Error: <raw message>`.
+ */
+import { ToolMessage } from "@langchain/core/messages";
+import {
+  type DynamicStructuredTool,
+  tool as langchainTool,
+  type StructuredToolInterface,
+  type ToolRunnableConfig,
+} from "@langchain/core/tools";
+import type { Shaped } from "../pipeline/shaped.js";
+import { createResultReader, type ResultReaderOptions } from "../reader.js";
+import { READ_RESULT_TOOL, READ_RESULT_TOOL_STRICT } from "../store/tool.js";
+import {
+  type AirlockFacts,
+  type AirlockOutput,
+  type AirlockToolOptions,
+  createToolShaper,
+  outputOf,
+  type ToolShaper,
+} from "./tool-shaper.js";
+
+export type { AirlockFacts, AirlockOutput, AirlockToolOptions };
+
+/** The artifact of a wrapped tool's `ToolMessage`: the handle and the facts, never the output. */
+export interface AirlockArtifact {
+  readonly status: AirlockOutput["status"];
+  readonly handle?: string;
+  readonly facts: AirlockFacts;
+}
+
+type Answer = [string | ToolMessage, AirlockArtifact];
+// `tool()`'s overloads are keyed to the schema's kind; a wrapper passes the wrapped tool's own.
+type MakeTool = (
+  func: (input: unknown, config?: ToolRunnableConfig) => Promise<Answer>,
+  fields: Record<string, unknown>,
+) => DynamicStructuredTool;
+const makeTool = langchainTool as unknown as MakeTool;
+
+/**
+ * Wraps one tool, or a list whose calls then share one round budget (`maxRoundTokens`). The
+ * wrapped tool has the same name, description and schema.
+ *
+ * @example
+ * import { createAgent } from "langchain";
+ * import { withAirlock } from "agent-airlock/langchain";
+ * const tools = withAirlock([search, fetchPage], { maxTokens: 2000, maxRoundTokens: 6000 });
+ * const agent = createAgent({ model, tools });
+ */
+export function withAirlock(
+  tool: StructuredToolInterface,
+  options?: AirlockToolOptions,
+): DynamicStructuredTool;
+export function withAirlock(
+  tools: readonly StructuredToolInterface[],
+  options?: AirlockToolOptions,
+): DynamicStructuredTool[];
+export function withAirlock(
+  tools: StructuredToolInterface | readonly StructuredToolInterface[],
+  options: AirlockToolOptions = {},
+): DynamicStructuredTool | DynamicStructuredTool[] {
+  const shaper = createToolShaper(options, "withAirlock");
+  return Array.isArray(tools)
+    ? tools.map((t: StructuredToolInterface) => wrap(t, shaper))
+    : wrap(tools as StructuredToolInterface, shaper);
+}
+
+function wrap(inner: StructuredToolInterface, shaper: ToolShaper): DynamicStructuredTool {
+  return makeTool(
+    async (input, config) => {
+      const shaped = await shaper.run(
+        inner.name,
+        async () => contentOf(await inner.invoke(input as never, withoutCall(config))),
+        stepOf(config),
+      );
+      return answer(shaped, inner.name, config);
+    },
+    {
+      name: inner.name,
+      description: inner.description,
+      schema: inner.schema,
+      responseFormat: "content_and_artifact",
+      returnDirect: inner.returnDirect,
+    },
+  );
+}
+
+/**
+ * The wrapped tool is called without the tool call, so it answers with its raw output (with the
+ * call it would answer with a `ToolMessage` of its own).
+ */
+function withoutCall(config: ToolRunnableConfig | undefined): ToolRunnableConfig | undefined {
+  if (config === undefined) return undefined;
+  const { toolCall: _call, ...rest } = config as ToolRunnableConfig & { toolCallId?: string };
+  delete (rest as { toolCallId?: string }).toolCallId;
+  return rest;
+}
+
+/** What a tool that answers with a `ToolMessage` of its own said. */
+function contentOf(output: unknown): unknown {
+  return ToolMessage.isInstance(output) ? output.content : output;
+}
+
+/**
+ * The step a call belongs to. LangGraph gives every task of one superstep of one run the same
+ * abort-signal record (`configurable.__pregel_abort_signals`, checked at the pinned version),
+ * and a new one per step; without it the calls are shaped one by one.
+ */
+function stepOf(config: ToolRunnableConfig | undefined): object | undefined {
+  const signals: unknown = config?.configurable?.__pregel_abort_signals;
+  return typeof signals === "object" && signals !== null ? signals : undefined;
+}
+
+function answer(shaped: Shaped, name: string, config: ToolRunnableConfig | undefined): Answer {
+  const out = outputOf(shaped);
+  const artifact: AirlockArtifact = {
+    status: out.status,
+    ...(out.handle !== undefined ? { handle: out.handle } : {}),
+    facts: out.facts,
+  };
+  const id = config?.toolCall?.id;
+  if (out.status !== "error" || id === undefined) return [out.text, artifact];
+  // A ToolMessage of its own is passed through as it is: the only way to say `status: "error"`.
+  const message = new ToolMessage({
+    status: "error",
+    content: out.text,
+    artifact,
+    tool_call_id: id,
+    name,
+  });
+  return [message, artifact];
+}
+
+/** Options of `readResultTool`: the reader's, and whether to send the strict schema. */
+export interface ReadResultToolOptions extends ResultReaderOptions {
+  /** Use OpenAI's strict-mode schema (for `ChatOpenAI` with `strict: true`). Default false. */
+  readonly strict?: boolean;
+}
+
+/**
+ * `read_result` as a LangChain tool over the store the wrapped tools keep their results in,
+ * answering in the same content-and-artifact form.
+ *
+ * @example
+ * const store = createMemoryStore();
+ * const tools = [...withAirlock([search], { store }), readResultTool({ store })];
+ */
+export function readResultTool(options: ReadResultToolOptions): DynamicStructuredTool {
+  const { strict = false, ...readerOptions } = options;
+  const read = createResultReader(readerOptions);
+  const definition = strict ? READ_RESULT_TOOL_STRICT : READ_RESULT_TOOL;
+  return makeTool(async (args, config) => answer(await read(args), definition.name, config), {
+    name: definition.name,
+    description: definition.description,
+    schema: definition.inputSchema,
+    responseFormat: "content_and_artifact",
+  });
+}
