@@ -1,7 +1,9 @@
+import { createHash, randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
+import { LEAKED, UPSTREAM_TOKEN, upstream } from "./test/edge/upstream.ts";
 import { CHROMIUM_LAUNCH } from "./test/helpers/chromium.ts";
 
 /**
@@ -28,6 +30,27 @@ const WORKERD_COMPATIBILITY_DATE = "2026-04-01";
 
 const shared = ["test/suites/**/*.test.ts", "test/runtimes/*.test.ts"];
 
+/**
+ * Bearer tokens for the edge Worker's tests, made for this run: the Worker's secret holds only
+ * their SHA-256, as a deployed Worker's does. Tenants "acme" and "globex"; "acme-person" may
+ * read raw artifacts.
+ */
+const edgeTokens = {
+  acme: randomBytes(24).toString("base64url"),
+  globex: randomBytes(24).toString("base64url"),
+  acmePerson: randomBytes(24).toString("base64url"),
+};
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+const edgeSecrets = {
+  AIRLOCK_TOKENS: JSON.stringify({
+    [sha256(edgeTokens.acme)]: "acme",
+    [sha256(edgeTokens.globex)]: "globex",
+    [sha256(edgeTokens.acmePerson)]: { tenant: "acme", raw: true },
+  }),
+  AIRLOCK_RAW_KEY: randomBytes(32).toString("base64"),
+  UPSTREAM_MCP_TOKEN: UPSTREAM_TOKEN,
+};
+
 export default defineConfig({
   // Pre-bundled up front, so the browser project does not reload midway when a suite first
   // imports them.
@@ -45,6 +68,10 @@ export default defineConfig({
         replacement: src("frameworks/openai-agents.ts"),
       },
       { find: /^agent-airlock\/preview\.css$/, replacement: src("preview/preview.css") },
+      // The edge entries are the core with one encoding swapped in at build time
+      // (vite.edge.config.ts); from source, each is the whole library.
+      { find: /^agent-airlock\/edge$/, replacement: src("edge/index.ts") },
+      { find: /^agent-airlock\/edge\/(o200k_base|cl100k_base)$/, replacement: src("edge/$1.ts") },
     ],
   },
   test: {
@@ -101,6 +128,31 @@ export default defineConfig({
           provide: { runtime: "workerd" },
         },
       },
+      {
+        // The edge Worker (demo/worker) in real workerd, with its KV and R2 bindings from
+        // Miniflare (wrangler.jsonc) and secrets made for this run.
+        extends: true,
+        plugins: [
+          cloudflareTest({
+            main: "./demo/worker/src/index.ts",
+            wrangler: { configPath: "./demo/worker/wrangler.jsonc" },
+            miniflare: {
+              compatibilityDate: WORKERD_COMPATIBILITY_DATE,
+              compatibilityFlags: [],
+              bindings: edgeSecrets,
+              // /mcp's upstream: a real MCP SDK server, run here in Node (test/edge/upstream.ts).
+              serviceBindings: { UPSTREAM_MCP: upstream },
+            },
+          }),
+        ],
+        test: {
+          name: "edge",
+          include: ["test/edge/**/*.test.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          provide: { runtime: "workerd", edgeTokens, upstreamLeak: LEAKED },
+        },
+      },
     ],
   },
 });
@@ -108,5 +160,9 @@ export default defineConfig({
 declare module "vitest" {
   export interface ProvidedContext {
     runtime: "node" | "chromium" | "workerd";
+    /** Bearer tokens of the edge Worker's tests, by tenant (the `edge` project only). */
+    edgeTokens: { acme: string; globex: string; acmePerson: string };
+    /** The token the edge tests' upstream MCP server puts in a result, made for this run. */
+    upstreamLeak: string;
   }
 }

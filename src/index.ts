@@ -50,6 +50,7 @@ export {
   DEFAULT_MAX_TOKENS,
   MIN_MAX_TOKENS,
 } from "./options/compile.js";
+export { type EdgePreset, edgePreset } from "./options/edge.js";
 export type {
   BinaryInfo,
   Cut,
@@ -113,11 +114,50 @@ export {
   shapeError,
 } from "./shape-error.js";
 export { createRoundShaper, type RoundShaper, shapeRound } from "./shape-round.js";
+export { type CombinedStoreOptions, createCombinedStore } from "./store/combined.js";
+export {
+  createIndexedDbStore,
+  createIndexedDbStores,
+  type IdbDatabaseLike,
+  type IdbFactoryLike,
+  type IndexedDbResultStore,
+  type IndexedDbStoreOptions,
+} from "./store/indexeddb.js";
+export {
+  createKvStore,
+  type KvNamespaceLike,
+  type KvResultStore,
+  type KvStoreOptions,
+} from "./store/kv.js";
+export { SERVICE_LIMITS } from "./store/limits.js";
 export {
   createMemoryStore,
   type MemoryResultStore,
   type MemoryStoreOptions,
 } from "./store/memory.js";
+export {
+  createPendingStore,
+  type PendingStore,
+  type PendingStoreOptions,
+} from "./store/pending.js";
+export {
+  createR2Store,
+  type R2BucketLike,
+  type R2ObjectBodyLike,
+  type R2ObjectLike,
+  type R2ResultStore,
+  type R2StoreOptions,
+} from "./store/r2.js";
+export type { ScopeOptions as StoreScopeOptions } from "./store/scope.js";
+export {
+  createSealedStore,
+  importSealKey,
+  type OpenedArtifact,
+  type SealedRef,
+  type SealedStore,
+  type SealedStoreOptions,
+  type SealKey,
+} from "./store/sealed.js";
 export type {
   ResultStore,
   StoredInfo,

@@ -4,7 +4,9 @@ export type AirlockErrorCode =
   | "input/unsupported"
   | "fit/tokenizer-failed"
   | "fit/budget-too-small"
-  | "adapter/invalid-id";
+  | "adapter/invalid-id"
+  /** A sealed artifact was opened with a key it was not sealed with (or it was altered). */
+  | "store/wrong-key";
 
 /**
  * Why a result has `status: "error"` (in `meta.error.code`). These are findings about the tool

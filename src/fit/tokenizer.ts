@@ -1,7 +1,8 @@
 import { AirlockError } from "../errors/airlock-error.js";
+import { ENCODINGS } from "./encodings/all.js";
+import type { TokenizerName } from "./encodings/encoding.js";
 
-/** Built-in encodings, loaded on first use so their rank tables never sit in the core chunk. */
-export type TokenizerName = "o200k_base" | "cl100k_base";
+export type { TokenizerName };
 
 /**
  * Anything that counts tokens: pass one for models without a public tokenizer.
@@ -19,7 +20,10 @@ export interface ResolvedTokenizer {
   count(text: string): Promise<number>;
 }
 
-/** Loads the named encoding lazily (a dynamic import per name), or wraps a user counter. */
+/**
+ * Loads the named encoding lazily (a dynamic import per name, from the encodings this build
+ * knows), or wraps a user counter.
+ */
 export async function resolveTokenizer(
   spec: TokenizerName | TokenCounter,
 ): Promise<ResolvedTokenizer> {
@@ -46,11 +50,13 @@ export async function resolveTokenizer(
       },
     };
   }
-  // Literal specifiers so bundlers split each encoding into its own lazily loaded chunk.
-  const module =
-    spec === "o200k_base"
-      ? await import("gpt-tokenizer/encoding/o200k_base")
-      : await import("gpt-tokenizer/encoding/cl100k_base");
+  if (!ENCODINGS.names.includes(spec)) {
+    throw new AirlockError(
+      "fit/tokenizer-failed",
+      `fit: tokenizer "${spec}" is not in this build (${ENCODINGS.missing})`,
+    );
+  }
+  const module = await ENCODINGS.load(spec);
   const countTokens = module.countTokens;
   // Tool output may contain "<|endoftext|>" and friends: count them as the plain text they are
   // (the default would throw on them).

@@ -153,7 +153,8 @@ function factsOf(
     ...(t ? { before: t.before, cuts: t.cuts } : {}),
     truncated: s.meta.truncated,
     ...(s.meta.redactions ? { redactions: s.meta.redactions.count } : {}),
-    ...(records?.handle ? { handle: records.handle } : {}),
+    // Any stored result has a handle (text too), not only records.
+    ...((s.meta.handle ?? records?.handle) ? { handle: s.meta.handle ?? records?.handle } : {}),
     ...(records?.cursor ? { cursor: records.cursor } : {}),
     ...(s.meta.error ? { error: s.meta.error.code } : {}),
   };

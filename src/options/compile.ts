@@ -3,6 +3,7 @@ import { compileProjection, type Projection } from "../contract/project.js";
 import { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits } from "../decode/limits.js";
 import { AirlockError } from "../errors/airlock-error.js";
 import { applySpotlight, DEFAULT_DATAMARK, type SpotlightMode } from "../fence/spotlight.js";
+import { ENCODINGS } from "../fit/encodings/all.js";
 import type { TokenCounter, TokenizerName } from "../fit/tokenizer.js";
 import {
   type CommandOutput,
@@ -186,11 +187,15 @@ function positiveInteger(name: string, value: unknown, fallback: number, min = 1
 export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
   if (options === null || typeof options !== "object") fail("options must be an object");
   checkNames(options, SHAPE_OPTIONS, "options");
-  const tokenizer = options.tokenizer ?? "o200k_base";
+  // o200k_base, or the one encoding an edge entry inlines.
+  const tokenizer = options.tokenizer ?? ENCODINGS.names[0] ?? "o200k_base";
   if (typeof tokenizer === "string") {
     if (tokenizer !== "o200k_base" && tokenizer !== "cl100k_base") {
       fail(`tokenizer must be "o200k_base", "cl100k_base" or { count(text) } (got "${tokenizer}")`);
     }
+    // An edge entry knows one encoding or none: say so now, not at the first shape().
+    if (!ENCODINGS.names.includes(tokenizer))
+      fail(`tokenizer "${tokenizer}": ${ENCODINGS.missing}`);
   } else if (typeof tokenizer !== "object" || typeof tokenizer.count !== "function") {
     fail("tokenizer must be a name or an object with count(text)");
   }

@@ -20,6 +20,7 @@ const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
  * MCP results: it comes after them, and nothing before it may import it. `frameworks` holds the
  * entries for agent frameworks (`agent-airlock/ai-sdk`, `/langchain`, `/openai-agents`): they
  * wrap the shapers of the top-level modules, so they come after them, and nothing imports them.
+ * `edge` is the Worker entries, which re-export the front and `mcp`.
  */
 const ORDER = [
   "errors",
@@ -44,6 +45,7 @@ const ORDER = [
   "front",
   "mcp",
   "frameworks",
+  "edge",
 ] as const;
 
 /** Stage folders: they must not import `options/` (each receives its own slice instead). */

@@ -13,6 +13,7 @@ import * as agentsCore from "@openai/agents-core";
 import * as core from "agent-airlock";
 import { describeError, encodeBase64, redact, shape, toMcpError } from "agent-airlock";
 import * as aiSdk from "agent-airlock/ai-sdk";
+import * as edge from "agent-airlock/edge/o200k_base";
 import * as langchain from "agent-airlock/langchain";
 import * as mcp from "agent-airlock/mcp";
 import * as openaiAgents from "agent-airlock/openai-agents";
@@ -141,6 +142,7 @@ describe("docs pages", () => {
     const entries: Record<string, Record<string, unknown>> = {
       "agent-airlock": core,
       "agent-airlock/preview": preview,
+      "agent-airlock/edge/o200k_base": edge,
       "agent-airlock/mcp": mcp,
       // The MCP SDK and zod, as docs/mcp.md uses them: the names must be theirs too.
       "@modelcontextprotocol/sdk/client/index.js": sdkClient,
