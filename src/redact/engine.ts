@@ -370,8 +370,12 @@ export function createEngine(rules: RuleSet): Engine {
             // placeholder that ends where its line does is not continued at all.
             // (A match may end before a soft break's `=` or after it, as base64 padding.)
             const whole = complete.has(cut.start) || complete.has(cut.start + 1);
-            if (!cut.strong && whole && tokenRun(text, cut.end) < WEAK_TAIL) {
-              return true;
+            if (whole) {
+              const tail = tokenRun(text, cut.end);
+              // Even at a common wrap width, a short word and a space after it is the next
+              // line's prose (`…=ghp_…` at column 60, then `The deploy finished`), not a tail.
+              if (!cut.strong && tail < WEAK_TAIL) return true;
+              if (tail < WEAK_TAIL && isBlank(text.charCodeAt(cut.end + tail))) return true;
             }
             if (isPlaceholderToken(text.slice(start, cut.start), [])) return true;
           }
@@ -419,6 +423,10 @@ function nextWide(text: string, from: number): number {
 const WEAK_TAIL = 16;
 
 /** Length of the run of token characters (base64, `-`, `_`, `.`) at `at`. */
+function isBlank(c: number): boolean {
+  return c === 32 || c === 9;
+}
+
 function tokenRun(text: string, at: number): number {
   let i = at;
   while (

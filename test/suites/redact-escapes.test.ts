@@ -95,6 +95,20 @@ describe("wrapped and soft-broken tokens", () => {
     expect(leaks(redact(text).text, secret)).toBe(false);
   });
 
+  it("a whole token that ends a line at a wrap width does not take the next line's first word", () => {
+    // "export GITHUB_TOKEN=" and a 40-character token: 60 columns, a common wrap width.
+    const whole = `ghp_${"Qw3rTy7uI9oP".repeat(3)}`;
+    const text = `export GITHUB_TOKEN=${whole}\nThe deploy finished with status ready.`;
+    expect(text.indexOf("\n")).toBe(60);
+    expect(redact(text).text).toBe(
+      "export GITHUB_TOKEN=[REDACTED:github_token]\nThe deploy finished with status ready.",
+    );
+    // Negative control: a token the wrap did cut is still joined across the same seam.
+    const cutToken = `${"#".repeat(20)}export GITHUB_TOKEN=${token} # rotate monthly`;
+    const wrapped = (cutToken.match(/.{1,60}/g) ?? []).join("\n");
+    expect(leaks(redact(wrapped).text, token)).toBe(false);
+  });
+
   it("a line that merely ends where a wrap would is not joined to the next one", () => {
     // Three 42-character lines, each ending in a whole token: the next line's first word stays.
     const lines = ["a", "b", "c"].map((k) => `${k} ghp_${"Qw3rTy7uI9oP".repeat(3)}`);
