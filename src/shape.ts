@@ -73,7 +73,7 @@ export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
     .pipe(createDecode(slices.decode))
     .pipe(createContractStage(slices.contract))
     .pipe(redact)
-    .pipe(createKeep({ ...slices.keep, ...tapsOf(store) }))
+    .pipe(createKeep({ ...slices.keep, ...tapsOf(store), revealer: redact.revealer }))
     .pipe(store);
   const back = (maxTokens: number) =>
     pipeline<KeptInput>()
