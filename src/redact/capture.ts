@@ -70,16 +70,22 @@ export function capturing(inner: LineSink): LineSink {
   };
   if (inner.hints !== undefined) Object.assign(sink, { hints: inner.hints });
   if (inner.skip !== undefined && inner.wanted !== undefined) {
-    const skip = inner.skip.bind(inner);
-    const wanted = inner.wanted.bind(inner);
+    // Called for most lines of a big input: plain closures over the inner sink, no binding.
+    const target = inner as Required<LineSink>;
     Object.assign(sink, {
       skip(count: number) {
         lines += count;
-        skip(count);
+        target.skip(count);
       },
       wanted(text: string, start: number, end: number, pending: number) {
-        note(lines + pending + 1, text, start, end);
-        return wanted(text, start, end, pending);
+        const at = lines + pending + 1;
+        const slot = ring[next] as Seen;
+        next = next + 1 === RING ? 0 : next + 1;
+        slot.at = at;
+        slot.text = text;
+        slot.start = start;
+        slot.end = end;
+        return target.wanted(text, start, end, pending);
       },
     });
   }
