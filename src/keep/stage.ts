@@ -8,7 +8,8 @@ import type { RecordSink, Sinks, UnitStream } from "../pipeline/flow.js";
 import type { RunContext, Stage } from "../pipeline/run.js";
 import type { JsonValue, SectionName, Severity, Unit } from "../pipeline/unit.js";
 import type { Reveal } from "../redact/reveal.js";
-import { createKeeper, type KeeperLimits, type Kept } from "./keeper.js";
+import { createKeeper, type KeeperLimits, type Kept, type Template } from "./keeper.js";
+import { WILD } from "./signature.js";
 import type { KeptView, ViewLimits } from "./view.js";
 
 /** Something that sees every record after redaction, whole (the store writer): wired by the host. */
@@ -118,12 +119,27 @@ function revealAll(kept: Kept, reveal: Reveal): void {
   for (let i = 0; i < ordered.length; i++) {
     const u = ordered[i] as Unit;
     const next = ordered[i + 1];
+    const raw = u.text;
     reveal(
       u,
       u.before,
       next !== undefined && next.index === u.index + u.repeat ? next.text : undefined,
     );
     delete u.before;
+    if (u.text !== raw && u.template !== undefined) forget(kept.templates.get(u.template), u.text);
+  }
+}
+
+/**
+ * A template mined from a line before it was redacted may list it in `meta.evidence` (its lines
+ * cut): the tokens of the line that redaction took out become wildcards there too.
+ */
+function forget(t: Template | undefined, shown: string): void {
+  if (t === undefined) return;
+  const tokens = t.tokens;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as string;
+    if (token !== WILD && !shown.includes(token)) tokens[i] = WILD;
   }
 }
 
