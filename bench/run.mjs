@@ -3,17 +3,27 @@
  * process (these machines are noisy, so only ratios measured together mean much):
  *   decode      a plain TextDecoder pass over the same stream (the floor any reader pays)
  *   head+tail   the position-only peer: split lines, keep the first and last 40
- *   shape       airlock's shape(), maxTokens 2000
+ *   shape       airlock's shape(), maxTokens 2000, redaction on, no store (what is shown is
+ *               redacted, not every line read)
+ *   shape, store the same with a store: every line is redacted, for the store
  * Prints MB/s, the ratio to decode, peak memory growth, and whether the fatal error planted in
- * the middle of the log survived.
+ * the middle of the log survived. Then redact() alone over a 100 MB log, in MB/s.
  *
- *   npm run bench                 (builds, then runs 100 MB and 1 GB)
+ * AIRLOCK_BASELINE=<path to another build's index.js> adds that build's shape() to each size,
+ * run in the same process (e.g. main built side by side), for before/after figures.
+ *
+ *   npm run bench                 (builds, then runs 200 MB and 1 GB)
  *   node --expose-gc bench/run.mjs 100MB
  */
-import { shape } from "../dist/index.js";
+import { pathToFileURL } from "node:url";
+import { createMemoryStore, redact, shape } from "../dist/index.js";
 import { FATAL, logStream, makeChunks } from "./logs.mjs";
 
-const sizes = (process.argv[2] ?? "100MB,1GB").split(",").map((s) => {
+const baseline = process.env.AIRLOCK_BASELINE
+  ? await import(pathToFileURL(process.env.AIRLOCK_BASELINE).href)
+  : undefined;
+
+const sizes = (process.argv[2] ?? "200MB,1GB").split(",").map((s) => {
   const m = /^(\d+)(MB|GB)$/i.exec(s.trim());
   if (!m) throw new Error(`bench: size "${s}" is not like 100MB or 1GB`);
   return Number(m[1]) * (m[2].toUpperCase() === "GB" ? 1024 ** 3 : 1024 ** 2);
@@ -76,8 +86,8 @@ async function headTail(total, sample, keep = 40) {
   return [...head, ...tail].join("\n").includes(FATAL);
 }
 
-async function shapePass(total, sample, extra = {}) {
-  const shaped = await shape(logStream(chunks, total, total / 2, sample), {
+async function shapePass(total, sample, extra = {}, run = shape) {
+  const shaped = await run(logStream(chunks, total, total / 2, sample), {
     maxTokens: 2000,
     maxBytes: 4 * 1024 ** 3,
     untrusted: false,
@@ -93,15 +103,26 @@ console.log(
 );
 for (const total of sizes) {
   await shapePass(16 * 1024 ** 2); // warm up the JIT and load the tokenizer
+  if (baseline) await shapePass(16 * 1024 ** 2, undefined, {}, baseline.shape);
   const decode = await measure("decode", (sample) => decodePass(total, sample));
   const peer = await measure("head+tail", (sample) => headTail(total, sample));
   const ours = await measure("shape", (sample) => shapePass(total, sample));
+  const before = baseline
+    ? await measure("shape, baseline", (sample) => shapePass(total, sample, {}, baseline.shape))
+    : undefined;
+  // The store's cost: with a store every line is redacted (it keeps the redacted text).
+  const stored = await measure("shape, store", (sample) =>
+    shapePass(total, sample, { store: createMemoryStore() }),
+  );
   // The same without the redact stage (no secret rules, no invisible-character pass): its cost.
   const bare = await measure("shape, no redact", (sample) =>
     shapePass(total, sample, { redact: false, invisible: false }),
   );
+  // The decode pass again, last: the machines are shared, so the floor is taken twice.
+  const decode2 = await measure("decode", (sample) => decodePass(total, sample));
+  if (decode2.seconds < decode.seconds) decode.seconds = decode2.seconds;
   console.log(`\n${mb(total)} MiB of log (${chunks[0].byteLength} B chunks, ~120 B lines)`);
-  for (const r of [decode, peer, ours, bare]) {
+  for (const r of [decode, peer, ours, ...(before ? [before] : []), stored, bare]) {
     const rate = total / 1024 ** 2 / r.seconds;
     const ratio = decode.seconds / r.seconds;
     const kept = r.kept === null ? "" : `  planted FATAL kept: ${r.kept ? "yes" : "no"}`;
@@ -110,4 +131,22 @@ for (const total of sizes) {
         `  peak ${mb(r.peak).padStart(6)} MiB  retained ${mb(r.retained).padStart(5)} MiB${kept}`,
     );
   }
+}
+
+// redact() alone over a 100 MB log (the same generated lines, one string per 1 MiB chunk), next
+// to a TextDecoder pass over the same bytes.
+{
+  const texts = chunks.map((c) => new TextDecoder().decode(c));
+  const rounds = Math.ceil((100 * 1024 ** 2) / chunks[0].byteLength);
+  redact(texts[0]);
+  const t0 = performance.now();
+  for (let i = 0; i < rounds; i++) new TextDecoder().decode(chunks[i % chunks.length]);
+  const t1 = performance.now();
+  for (let i = 0; i < rounds; i++) redact(texts[i % texts.length]);
+  const t2 = performance.now();
+  const bytes = rounds * chunks[0].byteLength;
+  const rate = (ms) => (bytes / 1024 ** 2 / (ms / 1000)).toFixed(0);
+  console.log(
+    `\nredact() alone over ${mb(bytes)} MiB of log: ${rate(t2 - t1)} MiB/s (decode ${rate(t1 - t0)} MiB/s)`,
+  );
 }

@@ -49,7 +49,7 @@ export function buildShaper(o: CompiledOptions): Omit<CompiledShaper, "report"> 
     .pipe(createDecode(slices.decode))
     .pipe(createContractStage(slices.contract))
     .pipe(redact)
-    .pipe(createKeep({ ...slices.keep, ...tapsOf(store) }))
+    .pipe(createKeep({ ...slices.keep, ...tapsOf(store), revealer: redact.revealer }))
     .pipe(store);
   const back = (maxTokens: number) =>
     pipeline<KeptInput>()

@@ -54,7 +54,7 @@ export interface Kept {
 }
 
 export interface Keeper extends LineSink {
-  line(text: string, severity: Severity, omittedChars: number): void;
+  line(text: string, severity: Severity, omittedChars: number, before?: string): void;
   /**
    * `count` lines the decoder did not materialise because they cannot be kept: they are counted,
    * and the repeat and context chains are broken there.
@@ -84,6 +84,12 @@ const SAMPLE_STRIDE = 4;
  */
 function detach(text: string): string {
   return text.length === 0 ? text : ` ${text}`.slice(1);
+}
+
+/** `detach` for a unit held long: its text, and the lines before it when it carries them. */
+function hold(unit: Unit): void {
+  unit.text = detach(unit.text);
+  if (unit.before !== undefined) unit.before = detach(unit.before);
 }
 
 /**
@@ -160,7 +166,7 @@ export function createKeeper(limits: KeeperLimits): Keeper {
   });
 
   function holdRare(unit: Unit, t: Template): void {
-    unit.text = detach(unit.text);
+    hold(unit);
     rare.set(t, unit);
     rareHeld += unit.text.length + 1;
     while (rareHeld > rareChars && rare.size > 1) {
@@ -206,7 +212,7 @@ export function createKeeper(limits: KeeperLimits): Keeper {
       open = undefined;
       return false;
     }
-    unit.text = detach(unit.text);
+    hold(unit);
     open.units.push(unit);
     open.chars += unit.text.length + 1;
     open.traceChars += unit.text.length + 1;
@@ -221,7 +227,7 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     const units: Unit[] = [];
     for (const u of context >= 2 ? [prev2, prev1] : context >= 1 ? [prev1] : []) {
       if (u === undefined) continue;
-      u.text = detach(u.text);
+      hold(u);
       units.push(u);
     }
     units.push(unit);
@@ -240,7 +246,7 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     reservoir.add(open);
   }
 
-  function line(text: string, severity: Severity, omittedChars: number): void {
+  function line(text: string, severity: Severity, omittedChars: number, before?: string): void {
     lines++;
     if (severity > 0) evidenceLines++;
     if (
@@ -270,6 +276,7 @@ export function createKeeper(limits: KeeperLimits): Keeper {
       template: t.id,
       occurrence: t.runs,
     };
+    if (before !== undefined) unit.before = held ? detach(before) : before;
     last = unit;
 
     let inHead = false;

@@ -3,10 +3,13 @@
  * keeper per text section, a records keeper for records) and hands on what they held. Memory is
  * O(budget) whatever the input: a 1 GB log and a 1 KB log cost the same.
  */
+import type { RunFacts } from "../pipeline/facts.js";
 import type { RecordSink, Sinks, UnitStream } from "../pipeline/flow.js";
 import type { RunContext, Stage } from "../pipeline/run.js";
-import type { JsonValue, SectionName, Severity } from "../pipeline/unit.js";
-import { createKeeper, type KeeperLimits, type Kept } from "./keeper.js";
+import type { JsonValue, SectionName, Severity, Unit } from "../pipeline/unit.js";
+import type { Reveal } from "../redact/reveal.js";
+import { createKeeper, type KeeperLimits, type Kept, type Template } from "./keeper.js";
+import { WILD } from "./signature.js";
 import type { KeptView, ViewLimits } from "./view.js";
 
 /** Something that sees every record after redaction, whole (the store writer): wired by the host. */
@@ -41,6 +44,11 @@ export interface KeepOptions {
   readonly tap?: () => RecordTap;
   /** A fresh tap for each text result (the store's text writer), when the host keeps text. */
   readonly textTap?: () => TextTap;
+  /**
+   * The redaction of held lines, for a run whose text was not redacted as it passed (the redact
+   * stage's `revealer`): every held line goes through it once, before anything renders it.
+   */
+  readonly revealer?: (facts: RunFacts) => Reveal | undefined;
 }
 
 /** What keep held: each text section's lines, or the records' view. */
@@ -79,6 +87,12 @@ export function createKeep(o: KeepOptions): Stage<UnitStream, KeptInput> {
       await stream.pump(sinks);
       const held = records ? await records.ready : undefined;
       const kept = sections.map(({ name, keeper }) => ({ name, kept: keeper.finish() }));
+      const reveal = o.revealer?.(ctx.facts);
+      if (reveal !== undefined) {
+        for (const k of kept) revealAll(k.kept, reveal);
+        // Every line was held: every line was redacted.
+        if (kept.every((k) => k.kept.complete)) ctx.facts.redactionScope = "read";
+      }
       for (const { name, kept: k } of kept) {
         const facts = ctx.facts.sections.find((s) => s.name === name);
         if (facts) facts.lines = k.lines;
@@ -90,6 +104,43 @@ export function createKeep(o: KeepOptions): Stage<UnitStream, KeptInput> {
       };
     },
   };
+}
+
+/**
+ * Redacts each held line once (a line may be in the tail and in an evidence group), in line
+ * order, each with the lines before it and the next line when that is held too.
+ */
+function revealAll(kept: Kept, reveal: Reveal): void {
+  const units = new Set<Unit>();
+  for (const list of [kept.head, kept.tail, kept.rare, ...kept.groups.map((g) => g.units)]) {
+    for (const u of list) units.add(u);
+  }
+  const ordered = [...units].sort((a, b) => a.index - b.index);
+  for (let i = 0; i < ordered.length; i++) {
+    const u = ordered[i] as Unit;
+    const next = ordered[i + 1];
+    const raw = u.text;
+    reveal(
+      u,
+      u.before,
+      next !== undefined && next.index === u.index + u.repeat ? next.text : undefined,
+    );
+    delete u.before;
+    if (u.text !== raw && u.template !== undefined) forget(kept.templates.get(u.template), u.text);
+  }
+}
+
+/**
+ * A template mined from a line before it was redacted may list it in `meta.evidence` (its lines
+ * cut): the tokens of the line that redaction took out become wildcards there too.
+ */
+function forget(t: Template | undefined, shown: string): void {
+  if (t === undefined) return;
+  const tokens = t.tokens;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as string;
+    if (token !== WILD && !shown.includes(token)) tokens[i] = WILD;
+  }
 }
 
 type Loaded = ReturnType<typeof import("./records.js")["recordsSink"]>;

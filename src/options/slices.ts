@@ -37,6 +37,7 @@ export interface Slices {
  */
 export function sliceOptions(o: CompiledOptions): Slices {
   const capacity = o.capacity;
+  const lineCap = Math.min(16384, Math.max(256, o.maxTokens * 2));
   return {
     present: {
       spotlight: o.spotlight,
@@ -46,7 +47,7 @@ export function sliceOptions(o: CompiledOptions): Slices {
     },
     intake: { maxBytes: o.maxBytes, contentType: o.contentType, format: o.format },
     decode: {
-      lineCap: Math.min(16384, Math.max(256, o.maxTokens * 2)),
+      lineCap,
       hashLimit: o.hashLimit,
       records: {
         limits: o.limits,
@@ -63,6 +64,8 @@ export function sliceOptions(o: CompiledOptions): Slices {
       invisible: o.invisible,
       hashLimit: o.hashLimit,
       keepValues: o.fingerprintKey !== undefined ? MAX_FINGERPRINTS : 0,
+      // Lines the decoder will cut are redacted whole before it does.
+      lineCap,
     },
     keep: {
       // Logs run about 3 characters a token: a few budgets' worth of lines to choose from.

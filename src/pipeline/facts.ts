@@ -90,6 +90,11 @@ export interface RunFacts {
   http?: { readonly status: number; readonly statusText: string; readonly ok: boolean };
   /** Secrets replaced, by rule id. */
   readonly redactions: Record<string, number>;
+  /**
+   * What `redactions` counts: "read", every line; "shown", the lines that could be shown (the
+   * text was redacted as it was shown, not as it passed). Unset: records, or redaction is off.
+   */
+  redactionScope?: "shown" | "read";
   readonly invisible: InvisibleCounts;
   /** (rule, value) pairs for keyed fingerprints: held only until the meta is built. */
   readonly values: Array<readonly [string, string]>;

@@ -26,8 +26,11 @@ export interface EvidenceHints {
  * of materialising them, which is most of a large input.
  */
 export interface LineSink {
-  /** `omittedChars` > 0 when an over-long line was shortened in the middle. */
-  line(text: string, severity: Severity, omittedChars: number): void;
+  /**
+   * `omittedChars` > 0 when an over-long line was shortened in the middle. `before`: the lines
+   * before it, unredacted, for a sink whose held lines are redacted once the input ends.
+   */
+  line(text: string, severity: Severity, omittedChars: number, before?: string): void;
   skip?(count: number): void;
   /**
    * Looks at the quiet line `text[start, end)` the decoder means to skip, `pending` skipped lines

@@ -319,5 +319,10 @@ async function redactions(
   const count = sum(facts.redactions);
   // The values themselves stay with the run (gone with it): only their keyed hashes are reported.
   const fingerprints = o.fingerprint ? await o.fingerprint(facts.values) : undefined;
-  return { count, rules: { ...facts.redactions }, ...(fingerprints ? { fingerprints } : {}) };
+  return {
+    count,
+    rules: { ...facts.redactions },
+    scope: facts.redactionScope ?? "read",
+    ...(fingerprints ? { fingerprints } : {}),
+  };
 }

@@ -134,12 +134,17 @@ export interface ShapedMeta {
   /** HTTP status when the input was a `Response`. */
   readonly httpStatus?: number;
   /**
-   * Secrets replaced anywhere in the input (shown or omitted), by rule id; absent when redaction
-   * is off. `fingerprints` (with `redact.fingerprintKey`) are keyed hashes, never the values.
+   * Secrets replaced, by rule id; absent when redaction is off. `scope` says where they were
+   * counted: "read", in every line of the input (a store kept the text, every line was held, or
+   * the input was records); "shown", in the lines that could be shown (a lower bound for the
+   * input: lines never shown were not redacted, so their secrets are not counted, except in
+   * private keys and over-long lines, which are always redacted). `fingerprints` (with
+   * `redact.fingerprintKey`) are keyed hashes, never the values.
    */
   readonly redactions?: {
     readonly count: number;
     readonly rules: Readonly<Record<string, number>>;
+    readonly scope: "shown" | "read";
     readonly fingerprints?: ReadonlyArray<{ readonly rule: string; readonly fingerprint: string }>;
   };
   /** How the text is marked as untrusted (the `spotlight` option), and the datamark in use. */
@@ -387,8 +392,15 @@ export interface ShapedTelemetry {
     readonly cut: number;
     readonly templates?: unknown;
   };
-  /** Secrets replaced, by rule id (`meta.redactions` without fingerprints); zero when off. */
-  readonly redactions: { readonly count: number; readonly rules: Readonly<Record<string, number>> };
+  /**
+   * Secrets replaced, by rule id (`meta.redactions` without fingerprints); zero when off. `scope`
+   * as in `meta.redactions` (absent when redaction is off).
+   */
+  readonly redactions: {
+    readonly count: number;
+    readonly rules: Readonly<Record<string, number>>;
+    readonly scope?: "shown" | "read";
+  };
   /** Invisible and control characters removed. */
   readonly invisible: number;
   /** Milliseconds from the start of reading to the result (in a round: to this call's result). */

@@ -40,4 +40,9 @@ export interface Unit {
   readonly value?: JsonValue;
   /** A record's sort key values, read from the full record. */
   readonly key?: readonly (JsonValue | undefined)[];
+  /**
+   * The lines before this one as they came (up to 3, newline-joined), when the text was not yet
+   * redacted as it passed: redaction of what is shown reads them, then deletes them.
+   */
+  before?: string;
 }

@@ -1,8 +1,11 @@
 /**
- * The redact stage: the one place where units are cleaned before anything keeps them. Text is
- * filtered as it is decoded, before it is split into lines, so a secret split between chunks is
- * whole when it is matched and nothing unredacted is ever kept, skipped over or cut; records are
- * cleaned value by value (invisible characters, blobs, secrets). The stage also lends the run its
+ * The redact stage: the one place where units are cleaned. Text is filtered as it is decoded,
+ * before it is split into lines, so a secret split between chunks is whole when it is matched.
+ * When a store reads the text, the filter redacts all of it; otherwise it only cleans invisible
+ * characters and redacts what a skipped line could leak (private keys, lines the decoder cuts),
+ * and the lines the keeper holds are redacted once the input ended (`revealer`): the cost follows
+ * what can be shown, not the input. Records are cleaned value by value (invisible characters,
+ * blobs, secrets). The stage also lends the run its
  * cleaner for tool-supplied strings that are not units (titles, names, ids, status text), so
  * `meta` and markers pass the same cleaning as the text.
  */
@@ -11,9 +14,11 @@ import type { RunFacts } from "../pipeline/facts.js";
 import { type RecordSink, through, type UnitStream } from "../pipeline/flow.js";
 import type { Stage } from "../pipeline/run.js";
 import { cutText } from "../pipeline/text.js";
+import { capturing } from "./capture.js";
 import type { CleanOptions, CleanStats } from "./clean.js";
 import { stripInvisible } from "./invisible.js";
 import { type LoadedRedactor, type RedactorLoader, redactorLoader } from "./load.js";
+import { createReveal, type Reveal } from "./reveal.js";
 import { scrubErrorText, scrubMessage } from "./scrub.js";
 import { createTextFilter } from "./stream.js";
 
@@ -27,6 +32,8 @@ export interface RedactStageOptions {
   readonly keepValues: number;
   /** The text is the tool's error (`toolError`): the last pass scrubs it as error messages are. */
   readonly toolError?: boolean;
+  /** The line decoder's cap: longer lines are cut in the middle, so they are redacted whole first. */
+  readonly lineCap?: number;
 }
 
 /** Cleans a string the tool supplied that is not a unit; `max` caps its length (code units). */
@@ -47,6 +54,12 @@ export interface RedactStage extends Stage<UnitStream, UnitStream> {
    * paths and hosts; absent when redaction is off and the text is no error.
    */
   readonly redact: ((text: string) => string) | undefined;
+  /**
+   * The redaction of held lines for a run whose text was not redacted as it passed (no store
+   * read it): undefined when it was, or redaction is off. The keep stage calls it once per held
+   * line after the input ended; it counts into the run's facts.
+   */
+  revealer(facts: RunFacts): Reveal | undefined;
 }
 
 /**
@@ -82,6 +95,11 @@ export function createRedactStage(o: RedactStageOptions): RedactStage {
     async ready() {
       await scrubber.load();
     },
+    revealer(facts) {
+      const engine = loaded()?.engine;
+      if (engine === undefined || facts.redactionScope !== "shown") return undefined;
+      return createReveal(engine, facts, o.keepValues);
+    },
     async run(stream, ctx) {
       if (loader === undefined && !o.invisible) return stream;
       const l = await loader?.load();
@@ -96,14 +114,24 @@ export function createRedactStage(o: RedactStageOptions): RedactStage {
       return through(stream, (inner) => ({
         lines(section) {
           const target = inner.lines(section);
+          // A store keeps the text as the filter gives it: then all of it is redacted here.
+          const full = target.tap !== undefined;
           const filter = createTextFilter({
             ...(engine ? { engine } : {}),
             invisible: o.invisible,
             keepValues: o.keepValues,
             stats: facts,
+            full,
+            ...(o.lineCap !== undefined ? { lineCap: o.lineCap } : {}),
           });
+          if (engine === undefined) return { ...target, filter };
+          if (full) {
+            facts.redactionScope = "read";
+            return { ...target, filter };
+          }
+          facts.redactionScope ??= "shown";
           // The target's other members (the store's tap) pass through: it sees the filtered text.
-          return { ...target, filter };
+          return { ...target, sink: capturing(target.sink), filter };
         },
         records: () => cleaned(inner.records(), options, facts),
       }));

@@ -62,7 +62,11 @@ function telemetryOf(shaped: Shaped, call: CallFacts, now: number): ShapedTeleme
       cut: Math.max(0, found - kept),
       ...(templates !== undefined ? { templates } : {}),
     },
-    redactions: { count: meta.redactions?.count ?? 0, rules: { ...meta.redactions?.rules } },
+    redactions: {
+      count: meta.redactions?.count ?? 0,
+      rules: { ...meta.redactions?.rules },
+      ...(meta.redactions ? { scope: meta.redactions.scope } : {}),
+    },
     invisible: meta.invisible?.count ?? 0,
     ms: Math.max(0, Math.round(now - call.started)),
     ...(meta.error ? { error: meta.error.code } : {}),

@@ -68,6 +68,7 @@ export function telemetryAttributes(
     "airlock.redaction.count": t.redactions.count,
     "airlock.redaction.rules": Object.keys(t.redactions.rules),
     "airlock.redaction.rule_counts": Object.values(t.redactions.rules),
+    ...(t.redactions.scope ? { "airlock.redaction.scope": t.redactions.scope } : {}),
     "airlock.invisible.count": t.invisible,
     "airlock.duration_ms": t.ms,
     ...(t.round

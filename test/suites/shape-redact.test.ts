@@ -1,4 +1,4 @@
-import { redact, shape } from "agent-airlock";
+import { createMemoryStore, redact, shape } from "agent-airlock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { secretCases } from "../fixtures/secrets.js";
@@ -26,13 +26,24 @@ describe("shape redacts before anything is kept", () => {
     });
   }
 
-  it("secrets in omitted lines are counted, though not shown", async () => {
+  it("secrets are counted where lines can be shown (scope shown), in every line with a store (scope read)", async () => {
     const planted = new Map<number, string>();
     for (let n = 2000; n < 2100; n++) planted.set(n, `INFO ${n} using key ${GHP}`);
-    const shaped = await shape(serviceLog(5000, planted), { maxTokens: 300 });
+    const log = serviceLog(5000, planted);
+    const shaped = await shape(log, { maxTokens: 300 });
     const shown = shaped.text.split("[REDACTED:github_token]").length - 1;
     expect(shown).toBeLessThan(100);
-    expect(shaped.meta.redactions).toEqual({ count: 100, rules: { github_token: 100 } });
+    const counted = shaped.meta.redactions?.count ?? 0;
+    // Every shown one is counted; lines never shown were not read by the rules.
+    expect(counted).toBeGreaterThanOrEqual(shown);
+    expect(counted).toBeLessThan(100);
+    expect(shaped.meta.redactions?.scope).toBe("shown");
+    const stored = await shape(log, { maxTokens: 300, store: createMemoryStore() });
+    expect(stored.meta.redactions).toEqual({
+      count: 100,
+      rules: { github_token: 100 },
+      scope: "read",
+    });
   });
 
   it("a private key over 30 lines is redacted line by line, so line numbers stay exact", async () => {
@@ -90,7 +101,7 @@ describe("shape redacts before anything is kept", () => {
     const shaped = await shape(stream, { untrusted: false });
     expect(shaped.text).not.toContain("QUJDREVGR0hJSktM");
     expect(shaped.text).toContain("INFO after");
-    expect(shaped.meta.redactions).toEqual({ count: 1, rules: { private_key: 1 } });
+    expect(shaped.meta.redactions).toEqual({ count: 1, rules: { private_key: 1 }, scope: "read" });
   });
 
   it("a secret deep inside a line far longer than the line cap is redacted before the cut", async () => {

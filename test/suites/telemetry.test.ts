@@ -125,7 +125,7 @@ describe("telemetry: the facts of a call, against independent counts", () => {
       redact: { fingerprintKey: "k".repeat(32) },
     });
     const t = facts(shaped);
-    expect(t.redactions).toEqual({ count: 1, rules: { [aws?.rule as string]: 1 } });
+    expect(t.redactions).toEqual({ count: 1, rules: { [aws?.rule as string]: 1 }, scope: "read" });
     expect(JSON.stringify(t)).not.toContain("fingerprint");
   });
 });
