@@ -79,7 +79,12 @@ export interface McpShapedFacts {
   readonly parts: number;
   readonly listed: readonly PartFacts[];
   readonly structured?: StructuredFacts;
-  readonly redactions: { readonly count: number; readonly rules: Readonly<Record<string, number>> };
+  /** Secrets replaced in all parts; `scope` is "shown" when any part counted only what it showed. */
+  readonly redactions: {
+    readonly count: number;
+    readonly rules: Readonly<Record<string, number>>;
+    readonly scope: "shown" | "read";
+  };
   /** The first handle any part (or the structured content) was stored under. */
   readonly handle?: string;
 }
@@ -134,10 +139,12 @@ export interface SummaryInput {
 export function summaryOf(s: SummaryInput): McpShapedFacts {
   const rules: Record<string, number> = {};
   let redactions = 0;
+  let scope: "shown" | "read" = "read";
   for (const shaped of s.shaped) {
     const r = shaped.meta.redactions;
     if (!r) continue;
     redactions += r.count;
+    if (r.scope === "shown") scope = "shown";
     for (const [rule, n] of Object.entries(r.rules)) rules[rule] = (rules[rule] ?? 0) + n;
   }
   let before = 0;
@@ -174,7 +181,7 @@ export function summaryOf(s: SummaryInput): McpShapedFacts {
     parts: s.facts.length,
     listed: s.facts.slice(0, MAX_PARTS_LISTED).map(boundedFacts),
     ...(s.structured ? { structured: s.structured } : {}),
-    redactions: { count: redactions, rules },
+    redactions: { count: redactions, rules, scope },
     ...(handle ? { handle } : {}),
   };
 }

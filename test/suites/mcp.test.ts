@@ -284,6 +284,25 @@ describe("the big parts: a 5 MB log, a 3 MB image, a 2 MB resource, 10,000 rows"
   }, 120_000);
 });
 
+describe("redactions across parts", () => {
+  it("say where they were counted: shown when a part was cut without a store, read when whole", async () => {
+    const secret = `ghp_${"Zq8xW2vB".repeat(4)}abcd`;
+    const log = Array.from({ length: 20_000 }, (_, i) => `INFO request ${i} served in 3ms`);
+    log[10_000] = `INFO deploy token=${secret}`;
+    const cut = await shapeCallToolResult(
+      { content: [{ type: "text", text: log.join("\n") }] },
+      { maxTokens: 500 },
+    );
+    expect(JSON.stringify(cut)).not.toContain(secret);
+    expect(facts(cut).redactions.scope).toBe("shown");
+    const whole = await shapeCallToolResult(
+      { content: [{ type: "text", text: `deploy token=${secret}` }] },
+      { maxTokens: 500 },
+    );
+    expect(facts(whole).redactions).toMatchObject({ count: 1, scope: "read" });
+  });
+});
+
 describe("isError", () => {
   const STACK = [
     "Error: connect ECONNREFUSED 10.0.3.7:5432",
