@@ -19,22 +19,10 @@ import { fileURLToPath } from "node:url";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import Papa from "papaparse";
 import { shape } from "../dist/index.js";
-import { variedLogs } from "./varied-logs.mjs";
+import { LABEL_WORDS, variedLogs } from "./varied-logs.mjs";
 
 const BUDGETS = [2000, 4000];
-const SEVERE_WORDS = [
-  "error",
-  "fail",
-  "fatal",
-  "exception",
-  "denied",
-  "refused",
-  "timeout",
-  "panic",
-  "abort",
-  "critical",
-  "warn",
-];
+const SEVERE_WORDS = LABEL_WORDS;
 const SEVERE_LEVELS = new Set([
   "error",
   "err",

@@ -142,20 +142,7 @@ export function createTextFilter(options: FilterOptions): TextFilter {
     if (engine === undefined || raw.length === 0) return raw;
     const text = raw.includes("\r") ? collapseRedraws(raw, engine) : raw;
     if (!full && state.pem === 0 && !triggered(text)) return passLines(text, engine);
-    const all = context + text;
-    const skip = context.length;
-    const spans: Span[] = [];
-    for (const s of engine.find(all, state)) {
-      if (s.end <= skip) continue;
-      // Begun in the context: already redacted there, not a new finding.
-      const clipped = s.start < skip;
-      spans.push({
-        ...s,
-        start: Math.max(0, s.start - skip),
-        end: s.end - skip,
-        ...(clipped ? { continued: true } : {}),
-      });
-    }
+    const spans = spansAfter(engine, context, text, state);
     const out = redactPiece(text, spans);
     remember(out);
     return out;
@@ -201,20 +188,8 @@ export function createTextFilter(options: FilterOptions): TextFilter {
   function redactRange(text: string, start: number, stop: number, eng: Engine): string {
     const end = stop === -1 ? text.length : stop;
     const lead = start === 0 ? context : text.slice(Math.max(0, start - CONTEXT), start);
-    const all = lead + text.slice(start, end);
-    const skip = lead.length;
-    const spans: Span[] = [];
-    for (const s of eng.find(all, state)) {
-      if (s.end <= skip) continue;
-      const clipped = s.start < skip;
-      spans.push({
-        ...s,
-        start: Math.max(0, s.start - skip),
-        end: s.end - skip,
-        ...(clipped ? { continued: true } : {}),
-      });
-    }
-    return redactPiece(all.slice(skip), spans);
+    const piece = text.slice(start, end);
+    return redactPiece(piece, spansAfter(eng, lead, piece, state));
   }
 
   /** Keeps the end of what was passed on, from a line start when one is near. */
@@ -415,4 +390,25 @@ function shownSegment(line: string): [number, number] {
 
 function isTokenAt(text: string, i: number): boolean {
   return isTokenChar(text.charCodeAt(i), true);
+}
+
+/**
+ * The spans of `text` read after `lead` (what came before it, already passed on), shifted to
+ * `text`'s own positions; one begun in the lead is marked continued: already redacted there,
+ * not a new finding.
+ */
+function spansAfter(eng: Engine, lead: string, text: string, state: RedactState): Span[] {
+  const skip = lead.length;
+  const spans: Span[] = [];
+  for (const s of eng.find(lead + text, state)) {
+    if (s.end <= skip) continue;
+    const clipped = s.start < skip;
+    spans.push({
+      ...s,
+      start: Math.max(0, s.start - skip),
+      end: s.end - skip,
+      ...(clipped ? { continued: true } : {}),
+    });
+  }
+  return spans;
 }

@@ -8,6 +8,7 @@
 import type { JsonValue } from "../decode/json.js";
 import type { SectionName } from "../pipeline/unit.js";
 import { type Cursor, decodeCursor, type Where, type WhereTest } from "./store.js";
+import { ARGUMENTS, OPERATORS } from "./tool.js";
 
 /** The bounds on arguments (exported for the tests and the docs). */
 export const ARG_LIMITS = Object.freeze({
@@ -31,21 +32,6 @@ export const ARG_LIMITS = Object.freeze({
   cursor: 8192,
 });
 
-export const ARGUMENTS = [
-  "handle",
-  "cursor",
-  "range",
-  "fields",
-  "where",
-  "lines",
-  "around",
-  "grep",
-  "evidence",
-  "section",
-  "pageSize",
-] as const;
-
-export const OPERATORS = ["eq", "ne", "gt", "gte", "lt", "lte", "in", "contains"] as const;
 const OPERATOR_SET = new Set<string>(OPERATORS);
 const SECTIONS = new Set<string>(["text", "stdout", "stderr"]);
 const RECORD_ARGS = ["cursor", "range", "fields", "where"] as const;
