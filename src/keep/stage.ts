@@ -89,7 +89,10 @@ export function createKeep(o: KeepOptions): Stage<UnitStream, KeptInput> {
       const kept = sections.map(({ name, keeper }) => ({ name, kept: keeper.finish() }));
       const reveal = o.revealer?.(ctx.facts);
       if (reveal !== undefined) {
-        for (const k of kept) revealAll(k.kept, reveal);
+        revealAll(
+          kept.map((k) => k.kept),
+          reveal,
+        );
         // Every line was held: every line was redacted.
         if (kept.every((k) => k.kept.complete)) ctx.facts.redactionScope = "read";
       }
@@ -110,22 +113,33 @@ export function createKeep(o: KeepOptions): Stage<UnitStream, KeptInput> {
  * Redacts each held line once (a line may be in the tail and in an evidence group), in line
  * order, each with the lines before it and the next line when that is held too.
  */
-function revealAll(kept: Kept, reveal: Reveal): void {
-  const units = new Set<Unit>();
-  for (const list of [kept.head, kept.tail, kept.rare, ...kept.groups.map((g) => g.units)]) {
-    for (const u of list) units.add(u);
+function revealAll(sections: readonly Kept[], reveal: Reveal): void {
+  const done: Array<[Unit, Kept]> = [];
+  for (const kept of sections) {
+    const units = new Set<Unit>();
+    for (const list of [kept.head, kept.tail, kept.rare, ...kept.groups.map((g) => g.units)]) {
+      for (const u of list) units.add(u);
+    }
+    const ordered = [...units].sort((a, b) => a.index - b.index);
+    for (let i = 0; i < ordered.length; i++) {
+      const u = ordered[i] as Unit;
+      const next = ordered[i + 1];
+      const raw = u.text;
+      reveal(
+        u,
+        u.before,
+        next !== undefined && next.index === u.index + u.repeat ? next.text : undefined,
+      );
+      delete u.before;
+      if (u.text !== raw && u.template !== undefined)
+        forget(kept.templates.get(u.template), u.text);
+      done.push([u, kept]);
+    }
   }
-  const ordered = [...units].sort((a, b) => a.index - b.index);
-  for (let i = 0; i < ordered.length; i++) {
-    const u = ordered[i] as Unit;
-    const next = ordered[i + 1];
+  // Then the echoes of what was found, in every held line of every section.
+  for (const [u, kept] of done) {
     const raw = u.text;
-    reveal(
-      u,
-      u.before,
-      next !== undefined && next.index === u.index + u.repeat ? next.text : undefined,
-    );
-    delete u.before;
+    reveal.echoes(u);
     if (u.text !== raw && u.template !== undefined) forget(kept.templates.get(u.template), u.text);
   }
 }

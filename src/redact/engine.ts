@@ -372,10 +372,12 @@ export function createEngine(rules: RuleSet): Engine {
             const whole = complete.has(cut.start) || complete.has(cut.start + 1);
             if (whole) {
               const tail = tokenRun(text, cut.end);
-              // Even at a common wrap width, a short word and a space after it is the next
-              // line's prose (`…=ghp_…` at column 60, then `The deploy finished`), not a tail.
               if (!cut.strong && tail < WEAK_TAIL) return true;
-              if (tail < WEAK_TAIL && isBlank(text.charCodeAt(cut.end + tail))) return true;
+              // Even at a common wrap width, a short word of letters and a space after it is the
+              // next line's prose (`…=ghp_…` at column 60, then `The deploy finished`), not the
+              // tail of a token: a tail of random characters has digits or mixed case.
+              if (isWord(text, cut.end, tail) && isBlank(text.charCodeAt(cut.end + tail)))
+                return true;
             }
             if (isPlaceholderToken(text.slice(start, cut.start), [])) return true;
           }
@@ -423,6 +425,17 @@ function nextWide(text: string, from: number): number {
 const WEAK_TAIL = 16;
 
 /** Length of the run of token characters (base64, `-`, `_`, `.`) at `at`. */
+/** `text[at, at + n)` is a word: letters, lower case but for the first (at most WEAK_TAIL). */
+function isWord(text: string, at: number, n: number): boolean {
+  if (n === 0 || n >= WEAK_TAIL) return false;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(at + i);
+    const lower = c >= 97 && c <= 122;
+    if (!lower && !(i === 0 && c >= 65 && c <= 90)) return false;
+  }
+  return true;
+}
+
 function isBlank(c: number): boolean {
   return c === 32 || c === 9;
 }

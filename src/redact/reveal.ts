@@ -16,7 +16,15 @@ import type { FilterStats } from "./stream.js";
  * is up to three lines that came before it (joined by newlines), `after` the next line when it
  * is held too.
  */
-export type Reveal = (unit: Unit, before: string | undefined, after: string | undefined) => void;
+export interface Reveal {
+  (unit: Unit, before: string | undefined, after: string | undefined): void;
+  /**
+   * After every held line was revealed: the other occurrences, in any held line, of a secret
+   * found in one (a tool echoing the password it was given), as a whole text's redaction
+   * catches them. Call once per held line, in any order.
+   */
+  echoes(unit: Unit): void;
+}
 
 /** Lines before a line, at most, and their characters, at most, that a shown line is judged with. */
 export const BEFORE_LINES = 3;
@@ -33,7 +41,10 @@ export function createReveal(engine: Engine, stats: FilterStats, keepValues: num
   const count = (rule: string, times: number) => {
     stats.redactions[rule] = (stats.redactions[rule] ?? 0) + times;
   };
-  return (unit, before, after) => {
+  // Secrets found, by value: their echoes in other held lines are redacted too (bounded as the
+  // engine's own echo pass is: a few dozen values of at least ECHO_MIN characters).
+  const found = new Map<string, Span>();
+  const reveal = (unit: Unit, before: string | undefined, after: string | undefined) => {
     const text = unit.text;
     if (text.length === 0) return;
     const lead = before === undefined || before === "" ? "" : `${before}\n`;
@@ -50,8 +61,29 @@ export function createReveal(engine: Engine, stats: FilterStats, keepValues: num
         if (stats.values.length < keepValues)
           stats.values.push([s.rule, all.slice(s.start, s.end)]);
       }
-      spans.push({ ...s, start: Math.max(s.start, from) - from, end: Math.min(s.end, to) - from });
+      const span = { ...s, start: Math.max(s.start, from) - from, end: Math.min(s.end, to) - from };
+      spans.push(span);
+      const value = text.slice(span.start, span.end);
+      if (!begun && value.length >= ECHO_MIN && found.size < ECHO_VALUES && !value.includes("\n"))
+        found.set(value, span);
     }
     unit.text = spans.length === 0 ? text : apply(text, spans).text;
   };
+  const echoes = (unit: Unit) => {
+    if (found.size === 0) return;
+    const text = unit.text;
+    const spans: Span[] = [];
+    for (const [value, s] of found) {
+      for (let i = text.indexOf(value); i !== -1; i = text.indexOf(value, i + value.length)) {
+        spans.push({ rule: s.rule, start: i, end: i + value.length, generality: s.generality });
+        count(s.rule, unit.repeat);
+      }
+    }
+    if (spans.length > 0) unit.text = apply(text, spans).text;
+  };
+  return Object.assign(reveal, { echoes });
 }
+
+/** Echoes are looked for of this many values at most, each at least ECHO_MIN characters. */
+const ECHO_VALUES = 32;
+const ECHO_MIN = 8;

@@ -354,7 +354,12 @@ function seamAt(
     }
   }
   // The next line continues after the same prefix (none, an indentation, a timestamp).
-  const sameKind = prefix < 0 ? nextPrefix < 0 : prefix === nextPrefix;
+  // An indented line folded at a wrap width goes on at the next line's start (fold keeps no
+  // indentation), so an indentation may also be followed by none.
+  const sameKind =
+    prefix < 0
+      ? nextPrefix < 0
+      : prefix === nextPrefix || (prefix > 0 && nextPrefix === 0 && isWidth(l));
   if (!isWrapChar(last) || !sameKind) return undefined;
   const q = Math.abs(nextPrefix);
   if (!isWrapChar(text.charCodeAt(next + q))) return undefined;

@@ -109,6 +109,34 @@ describe("wrapped and soft-broken tokens", () => {
     expect(leaks(redact(wrapped).text, token)).toBe(false);
   });
 
+  it("the short tail of a wrapped token after a key name is still joined", () => {
+    // 76 columns, then the last 14 characters of the token and a space: a tail, not prose.
+    const l1 = `export GITHUB_TOKEN=${token.slice(0, 26)}`;
+    const text = `${"a".repeat(76 - l1.length - 1)} ${l1}\n${token.slice(26)} deploy done\n`;
+    expect(text.indexOf("\n")).toBe(76);
+    expect(redact(text).text).not.toContain(token.slice(26));
+  });
+
+  it("an indented line folded at a wrap width goes on at the next line's start", async () => {
+    for (const lead of ["using ", "export GITHUB_TOKEN="]) {
+      for (const cut of [10, 26]) {
+        const l1 = `${lead}${token.slice(0, cut)}`;
+        const text = `    ${"a".repeat(76 - l1.length - 5)} ${l1}\n${token.slice(cut)}\nnext\n`;
+        expect(text.indexOf("\n")).toBe(76);
+        const out = redact(text).text;
+        expect(out, `${lead}, cut at ${cut}`).not.toContain(token.slice(0, cut));
+        expect(out, `${lead}, cut at ${cut}`).not.toContain(token.slice(cut));
+        const shaped = (await shape(text, { untrusted: false })).text;
+        expect(shaped).not.toContain(token.slice(cut));
+      }
+    }
+    // Negative control: the same lines at a width no tool wraps at are not joined.
+    const l1 = `using ${token.slice(0, 10)}`;
+    const odd = `    ${"a".repeat(77 - l1.length - 5)} ${l1}\n${token.slice(10)}\nnext\n`;
+    expect(odd.indexOf("\n")).toBe(77);
+    expect(redact(odd).text).toContain(token.slice(10));
+  });
+
   it("a line that merely ends where a wrap would is not joined to the next one", () => {
     // Three 42-character lines, each ending in a whole token: the next line's first word stays.
     const lines = ["a", "b", "c"].map((k) => `${k} ghp_${"Qw3rTy7uI9oP".repeat(3)}`);

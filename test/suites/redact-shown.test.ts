@@ -372,3 +372,50 @@ describe("redaction of what is shown: secrets over two lines", () => {
     expect(result.failed).toBe(true);
   });
 });
+
+describe("redaction of what is shown: a secret echoed on another shown line", () => {
+  // A value found once (after its key) is redacted where a tool repeats it, as a whole text's
+  // redaction does, with a store or without.
+  const echoed = fc.record({
+    gap: fc.integer({ min: 1, max: 40 }),
+    seed: fc.integer({ min: 0, max: 1_000_000 }),
+    filler: fc.integer({ min: 0, max: 3_000 }),
+  });
+  const textOf = ({ gap, seed, filler }: { gap: number; seed: number; filler: number }) => {
+    const pw = `Hunter${(seed * 2654435761).toString(36).slice(0, 8)}X!x`;
+    const lines = [
+      `api_key=${pw}`,
+      ...Array.from({ length: gap }, (_, i) => `step ${i} ok`),
+      `login failed for password ${pw}`,
+      ...serviceLog(filler).split("\n"),
+    ];
+    return { pw, text: `${lines.join("\n")}\n` };
+  };
+
+  it("never survives, with a store or without", async () => {
+    await fc.assert(
+      fc.asyncProperty(echoed, async (c) => {
+        const { pw, text } = textOf(c);
+        const bare = await shape(text, { maxTokens: 800, untrusted: false });
+        const stored = await shape(text, {
+          maxTokens: 800,
+          untrusted: false,
+          store: createMemoryStore(),
+        });
+        return !bare.text.includes(pw) && !stored.text.includes(pw);
+      }),
+      { numRuns: 12, seed: 41 },
+    );
+  });
+
+  it("negative control: each shown line redacted alone leaks the echo", async () => {
+    const result = await fc.check(
+      fc.asyncProperty(echoed, async (c) => {
+        const { pw, text } = textOf(c);
+        return !(await eachLineAlone(text, 800)).includes(pw);
+      }),
+      { numRuns: 12, seed: 41 },
+    );
+    expect(result.failed).toBe(true);
+  });
+});
