@@ -44,6 +44,7 @@ import { findEncodedKeys, findJwkKeys, findPrivateKeys, findPuttyKeys } from "./
 import type { Compiled, RuleSet } from "./rule-set.js";
 import type { RedactState, Span } from "./spans.js";
 import { merge } from "./spans.js";
+import { isBlank, isWord, tokenRun, WEAK_TAIL } from "./tails.js";
 import { isTokenChar } from "./tokens.js";
 import {
   cutView,
@@ -415,40 +416,6 @@ const WIDE = /[\u0080-\uffff]/g;
 function nextWide(text: string, from: number): number {
   WIDE.lastIndex = from;
   return WIDE.exec(text)?.index ?? -1;
-}
-
-/**
- * After a weak seam (equal-length lines at an uncommon width), a match complete at the line's end
- * is continued only by a next line that starts with at least this many token characters: the
- * rest of a wrapped token, not a word or a timestamp.
- */
-const WEAK_TAIL = 16;
-
-/** Length of the run of token characters (base64, `-`, `_`, `.`) at `at`. */
-/** `text[at, at + n)` is a word: letters, lower case but for the first (at most WEAK_TAIL). */
-function isWord(text: string, at: number, n: number): boolean {
-  if (n === 0 || n >= WEAK_TAIL) return false;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(at + i);
-    const lower = c >= 97 && c <= 122;
-    if (!lower && !(i === 0 && c >= 65 && c <= 90)) return false;
-  }
-  return true;
-}
-
-function isBlank(c: number): boolean {
-  return c === 32 || c === 9;
-}
-
-function tokenRun(text: string, at: number): number {
-  let i = at;
-  while (
-    i < text.length &&
-    i - at < WEAK_TAIL &&
-    (isTokenChar(text.charCodeAt(i), true) || text.charCodeAt(i) === 46)
-  )
-    i++;
-  return i - at;
 }
 
 /** Echoes of a found secret are searched in texts up to this long, for this many values. */
