@@ -81,7 +81,9 @@ function buildScanner(keywords: readonly Keyword[]): KeywordScanner {
       }
       delta[row + c] = next;
       failure[next] = delta[fallback + c] as number;
-      ends[next]?.push(...(ends[failure[next] as number] ?? []));
+      // Keywords ending at the failure state end here too (a loop: no spread into a call).
+      const own = ends[next];
+      if (own) for (const k of ends[failure[next] as number] ?? []) own.push(k);
       queue.push(next);
     }
   }

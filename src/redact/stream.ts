@@ -231,7 +231,8 @@ export function createTextFilter(options: FilterOptions): TextFilter {
         });
       }
       const shown = line.slice(from, to);
-      spans.push(...eng.find(shown));
+      // A loop, not a spread: an over-long line may hold more spans than a call takes arguments.
+      for (const s of eng.find(shown)) spans.push(s);
       out += text.slice(at, start) + redactPiece(shown, merge(spans));
       at = contentEnd;
     }
