@@ -67,10 +67,17 @@ export interface ReaderState {
   readonly parts: Lru<LoadedPart>;
   /** Field paths known to exist (or not) per handle, for `fields`. */
   readonly paths: Lru<Map<string, boolean>>;
+  /** Each record's severity as keep judged it, per handle (stand-outs included). */
+  readonly severities: Lru<Uint8Array>;
 }
 
 export function createReaderState(): ReaderState {
-  return { filters: new Lru(16), parts: new Lru(4), paths: new Lru(16) };
+  return {
+    filters: new Lru(16),
+    parts: new Lru(4),
+    paths: new Lru(16),
+    severities: new Lru(4),
+  };
 }
 
 export function stepBudget(max: number): StepBudget {

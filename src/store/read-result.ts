@@ -281,22 +281,13 @@ function filteredView(
   }
   const filter = where ? compileWhere(where) : undefined;
   const seen: boolean[] = [];
-  const classify = recordClassifier();
   const records = stored.records;
   const view = stored.view;
   const out: number[] = [];
   let errors = 0;
   let evidence = 0;
-  let steps = 0;
-  // Severity as the keeper judged it: every record mined in order, so one that stands out (a
-  // rare event) is evidence here as it was on the first page.
-  const events = createRecordEvents<number>();
-  const severities = records.map((record) => classify(record));
-  records.forEach((record, i) => {
-    events.see(record, severities[i] as Severity, i + 1, () => i + 1);
-  });
-  for (const at of events.finish(records.length)) severities[at - 1] = 1;
-  steps += records.length;
+  let steps = records.length;
+  const severities = severitiesOf(state, stored);
   for (let i = 0; i < records.length; i++) {
     const index = view ? (view[i] as number) : i;
     const record = records[index] as JsonValue;
@@ -318,6 +309,38 @@ function filteredView(
   };
   state.filters.set(key, result);
   return result;
+}
+
+/**
+ * Each record's severity as keep judged it, so a record that stood out (a rare event) is
+ * evidence here as it was on the first page. When evidence came first, the stored view's first
+ * `evidence` records are exactly those (the writer counted the stand-outs in); otherwise every
+ * record is mined in order again. Once per handle.
+ */
+function severitiesOf(state: ReaderState, stored: StoredRecords): Uint8Array {
+  const held = state.severities.get(stored.handle);
+  if (held) return held;
+  const classify = recordClassifier();
+  const records = stored.records;
+  const severities = new Uint8Array(records.length);
+  records.forEach((record, i) => {
+    severities[i] = classify(record);
+  });
+  const view = stored.view;
+  if (stored.info.errorsFirst && view && stored.evidence !== undefined) {
+    for (let k = 0; k < stored.evidence; k++) {
+      const i = view[k] as number;
+      if (severities[i] === 0) severities[i] = 1;
+    }
+  } else {
+    const events = createRecordEvents<number>();
+    records.forEach((record, i) => {
+      events.see(record, severities[i] as Severity, i + 1, () => i + 1);
+    });
+    for (const at of events.finish(records.length)) severities[at - 1] = 1;
+  }
+  state.severities.set(stored.handle, severities);
+  return severities;
 }
 
 /**

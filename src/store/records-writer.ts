@@ -70,12 +70,8 @@ export function createRecordsWriter(
       const at = records.length;
       records.push(record);
       if (at === severities.length) {
-        const grown = new Uint8Array(at * 2);
-        grown.set(severities);
-        severities = grown;
-        const grownLater = new Uint8Array(at * 2);
-        grownLater.set(later);
-        later = grownLater;
+        severities = doubled(severities);
+        later = doubled(later);
       }
       later[at] = (occurrence ?? 1) > 1 ? 1 : 0;
       if (severity === undefined) classify ??= recordClassifier();
@@ -164,4 +160,11 @@ function viewOrder(
       a - b,
   );
   return order;
+}
+
+/** `bytes` in an array twice as long. */
+function doubled(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  const grown = new Uint8Array(bytes.length * 2);
+  grown.set(bytes);
+  return grown;
 }
