@@ -57,6 +57,8 @@ export function describeCut(cut: Cut): string {
       return `${cut.section}: reading stopped at ${n(cut.at)} bytes (${cut.reason === "timeout" ? "timeoutMs" : "aborted"})`;
     case "boilerplate":
       return `${cut.section}: ${n(cut.chars)} characters of page furniture left out (main content only)`;
+    case "lost":
+      return `${cut.section}: ${cut.bytes === undefined ? "output" : `the first ${n(cut.bytes)} bytes`} lost before shape() was called`;
   }
 }
 

@@ -35,8 +35,16 @@ export type { HtmlInput, HtmlText, HtmlToTextOptions } from "./html/html-to-text
 export { htmlToText } from "./html/index.js";
 export type { Link } from "./html/render.js";
 export type { Removed as HtmlRemoved } from "./html/tree.js";
+export type { CapturedCommand } from "./intake/attach.js";
+export {
+  fromProcess,
+  type NodeChildProcessLike,
+  type ProcessLike,
+  type WebChildProcessLike,
+} from "./intake/process.js";
 export type { Aggregates, FieldAggregate } from "./keep/aggregate.js";
 export type {
+  CallOptions,
   CommandOutput,
   InputFormat,
   ShapeInput,
@@ -104,7 +112,14 @@ export {
 } from "./round/ceiling.js";
 export type { RoundCall, RoundOptions } from "./round/options.js";
 export { type BudgetInputs, type BudgetPlan, planBudget } from "./round/plan.js";
-export { createShaper, type Shaper, shape } from "./shape.js";
+export {
+  type CompiledShaper,
+  compileShaper,
+  createShaper,
+  type Prepared,
+  type Shaper,
+  shape,
+} from "./shape.js";
 export {
   DEFAULT_MAX_MESSAGE_LENGTH,
   type DescribeErrorOptions,

@@ -12,9 +12,7 @@ import { outcomeOf } from "./fit/outcome.js";
 import { createFit } from "./fit/stage.js";
 import { withinBudget } from "./fit/summary.js";
 import { lazyTokenizer } from "./fit/tokenizer.js";
-import { createStopper } from "./intake/budget.js";
-import type { ShapeInput } from "./intake/input.js";
-import { createIntake } from "./intake/route.js";
+import { createIntake, type IntakeInput } from "./intake/route.js";
 import { createKeep, type KeptInput } from "./keep/stage.js";
 import type { CompiledOptions } from "./options/compile.js";
 import { metaOptions, sliceOptions } from "./options/slices.js";
@@ -23,7 +21,7 @@ import { buildShaped } from "./pipeline/meta.js";
 import { pipeline, type RunContext } from "./pipeline/run.js";
 import { createRedactStage } from "./redact/stage.js";
 import { createRender } from "./render/stage.js";
-import type { CompiledShaper } from "./shape.js";
+import type { BuiltShaper } from "./shape-loader.js";
 import { createStoreStage, tapsOf } from "./store/stage.js";
 import { encodeCursor } from "./store/store.js";
 import { beforeOf, createSample } from "./telemetry/before.js";
@@ -33,7 +31,7 @@ import { withTelemetry } from "./telemetry/facts.js";
  * @example
  * const { prepare, finish } = buildShaper(compileOptions({ maxTokens: 6000 }));
  */
-export function buildShaper(o: CompiledOptions): Omit<CompiledShaper, "report"> {
+export function buildShaper(o: CompiledOptions): BuiltShaper {
   const slices = sliceOptions(o);
   const tokenizer = lazyTokenizer(o.tokenizer);
   const cursor = (handle: string, offset: number, end: number) =>
@@ -44,7 +42,7 @@ export function buildShaper(o: CompiledOptions): Omit<CompiledShaper, "report"> 
   const store = createStoreStage(slices.store);
   // The pipeline, in order: the diagram of DESIGN.md. The fit measures every candidate as the
   // presenter shows it (last redaction pass, spotlight, fence), so what it returns is presented.
-  const front = pipeline<ShapeInput>()
+  const front = pipeline<IntakeInput>()
     .pipe(createIntake({ ...slices.intake, describe: redact.describe }))
     .pipe(createDecode(slices.decode))
     .pipe(createContractStage(slices.contract))
@@ -65,15 +63,16 @@ export function buildShaper(o: CompiledOptions): Omit<CompiledShaper, "report"> 
   const meta = metaOptions(o, redact.clean, cursor);
   return {
     maxTokens: o.maxTokens,
-    async prepare(input) {
-      const started = performance.now();
-      const stopper = createStopper(o.abortSignal, o.timeoutMs);
+    async prepare(input, { stopper, started }) {
       const ctx: RunContext = {
         facts: createFacts(),
         sample: createSample(),
         ...(stopper ? { stopper } : {}),
       };
       try {
+        // The tokenizer's ranks load while the rule set does and the input is read: the first
+        // result of a process then waits for the longer of them, not for their sum.
+        tokenizer().catch(() => undefined);
         await Promise.all([redact.ready(), store.ready()]);
         const kept = await front.run(input, ctx);
         const before = await beforeOf(ctx, tokenizer, typeof o.tokenizer === "string");

@@ -1,13 +1,26 @@
+import { attachInput, release } from "./intake/attach.js";
 import type { ShapeInput } from "./intake/input.js";
+import { READ_AHEAD_BYTES } from "./intake/source.js";
+import { createStopper } from "./intake/stopper.js";
 import type { KeptInput } from "./keep/stage.js";
-import { type CompiledOptions, compileOptions, type ShapeOptions } from "./options/compile.js";
-import type { RunContext } from "./pipeline/run.js";
+import {
+  type CallOptions,
+  compileCall,
+  compileOptions,
+  type ShapeOptions,
+} from "./options/compile.js";
+import type { RunContext, Stopper } from "./pipeline/run.js";
 import type { Shaped } from "./pipeline/shaped.js";
+import { type Loader, loader, type RunStart, variants } from "./shape-loader.js";
 import type { Before } from "./telemetry/before.js";
 import { report } from "./telemetry/hook.js";
 
-/** A compiled shaper: options are validated once, the tokenizer is loaded once. */
-export type Shaper = (input: ShapeInput) => Promise<Shaped>;
+/**
+ * A compiled shaper: options are validated once, the tokenizer is loaded once. A call may
+ * change the budget, the byte cap, the tool name, the content type, the signal or the deadline
+ * for its own result.
+ */
+export type Shaper = (input: ShapeInput, call?: CallOptions) => Promise<Shaped>;
 
 /** One result read and kept, before any budget is spent on it. */
 export interface Prepared {
@@ -21,9 +34,12 @@ export interface Prepared {
 /** The pipeline in two halves: keep (everything the budget does not decide), then fit. */
 export interface CompiledShaper {
   readonly maxTokens: number;
-  /** intake → decode → contract → redact → keep → store: memory O(maxTokens), not O(input). */
-  prepare(input: ShapeInput): Promise<Prepared>;
-  /** render → fit → meta within `maxTokens` (at most the compiled budget); may run again. */
+  /**
+   * intake → decode → contract → redact → keep → store: memory O(maxTokens), not O(input). Live
+   * streams are attached before it returns (see `fromProcess`).
+   */
+  prepare(input: ShapeInput, call?: CallOptions): Promise<Prepared>;
+  /** render → fit → meta within `maxTokens` (at most the budget it was prepared for); may run again. */
   finish(prepared: Prepared, maxTokens?: number): Promise<Shaped>;
   /** Hands the final result's telemetry to `onShaped`, once per call. */
   report(shaped: Shaped): Shaped;
@@ -41,41 +57,60 @@ export interface CompiledShaper {
  */
 export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
   const o = compileOptions(options);
-  // The stages load with the first result (one dynamic import per shaper, shared by its calls):
-  // what a host imports up front is the options check, not the pipeline.
-  let built: Promise<Omit<CompiledShaper, "report">> | undefined;
-  const pipeline = () => {
-    built ??= loadPipeline(o);
-    built.catch(() => {
-      built = undefined;
-    });
-    return built;
-  };
+  const base = loader(o);
+  const variantOf = variants(o, base);
+  const preparedBy = new WeakMap<Prepared, Loader>();
   return {
     maxTokens: o.maxTokens,
-    prepare: async (input) => (await pipeline()).prepare(input),
-    finish: async (prepared, maxTokens) => (await pipeline()).finish(prepared, maxTokens),
+    prepare(input, call) {
+      let stopper: Stopper | undefined;
+      try {
+        // Everything up to the pipeline's load runs now, in the caller's turn: the deadline
+        // counts from the call, and a child's pipes are read from here on (the pipeline is a
+        // dynamic import on the first result, and a pipe left unread blocks or loses output).
+        const c = call === undefined ? o : compileCall(o, options, call);
+        const load = variantOf(c);
+        stopper = createStopper(c.abortSignal, c.timeoutMs);
+        const start: RunStart = { stopper, started: performance.now() };
+        const attached = attachInput(input, Math.min(READ_AHEAD_BYTES, c.maxBytes));
+        return load().then(
+          async (built) => {
+            const prepared = await built.prepare(attached, start);
+            preparedBy.set(prepared, load);
+            return prepared;
+          },
+          (cause) => {
+            stopper?.dispose();
+            throw cause;
+          },
+        );
+      } catch (cause) {
+        // Refused before the input was taken: its exit promises still get their handlers.
+        release(input);
+        stopper?.dispose();
+        return Promise.reject(cause);
+      }
+    },
+    finish: async (prepared, maxTokens) =>
+      (await (preparedBy.get(prepared) ?? base)()).finish(prepared, maxTokens),
     report: (shaped) => report(shaped, o.onShaped),
   };
 }
 
-async function loadPipeline(o: CompiledOptions): Promise<Omit<CompiledShaper, "report">> {
-  const { buildShaper } = await import("./shape-pipeline.js");
-  return buildShaper(o);
-}
-
 /**
  * Compiles options once and returns a shaper to call per tool result. No state is shared between
- * shapers, so one per request (or per tool) is safe in a Worker isolate.
+ * shapers, so one per request (or per tool) is safe in a Worker isolate. A call may set its own
+ * `maxTokens`, `maxBytes`, `tool`, `contentType`, `abortSignal` or `timeoutMs`.
  *
  * @example
  * const shapeLog = createShaper({ maxTokens: 1000, tool: "bash" });
  * const { text, status } = await shapeLog({ stdout, stderr, exitCode: 1 });
+ * const wider = await shapeLog(bigLog, { maxTokens: 4000 }); // this call only
  */
 export function createShaper(options: ShapeOptions = {}): Shaper {
   const shaper = compileShaper(options);
-  return async function shapeResult(input: ShapeInput): Promise<Shaped> {
-    return shaper.report(await shaper.finish(await shaper.prepare(input)));
+  return async function shapeResult(input: ShapeInput, call?: CallOptions): Promise<Shaped> {
+    return shaper.report(await shaper.finish(await shaper.prepare(input, call)));
   };
 }
 

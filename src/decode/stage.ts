@@ -4,7 +4,7 @@
  * records, binary content is described and never decoded. Nothing is read until keep pumps the
  * stream.
  */
-import type { Intake, OpenedSection } from "../intake/route.js";
+import type { Intake, OpenedSection, SectionSource } from "../intake/route.js";
 import { createSectionFacts, type SectionFacts } from "../pipeline/facts.js";
 import type { Sinks, UnitStream } from "../pipeline/flow.js";
 import type { RunContext, Stage } from "../pipeline/run.js";
@@ -100,12 +100,49 @@ function addSection(ctx: RunContext, name: OpenedSection["name"]): SectionFacts 
 }
 
 async function section(
-  s: OpenedSection,
+  from: SectionSource,
   sinks: Sinks,
   ctx: RunContext,
   o: DecodeOptions,
 ): Promise<void> {
-  const facts = addSection(ctx, s.name);
+  // The facts first, so sections are listed in the order intake gave them, whichever sniffs first.
+  const facts = addSection(ctx, from.name);
+  const s = await from.open();
+  if (s.uncaptured) facts.uncaptured = true;
+  try {
+    await decodeSection(s, facts, sinks, o);
+  } finally {
+    lostBefore(s, facts, ctx);
+  }
+}
+
+/**
+ * Output a live stream let go before it was attached: bytes its pipe gave up to someone else
+ * (Node counts them), or, when it had already ended and nothing could be read, maybe all of it.
+ */
+function lostBefore(s: OpenedSection, facts: SectionFacts, ctx: RunContext): void {
+  const arrival = s.arrival;
+  if (arrival === undefined) return;
+  if (arrival.lost !== undefined && arrival.lost > 0) facts.lost = { bytes: arrival.lost };
+  else if (arrival.lost === undefined && arrival.ended && s.reader.bytes === 0)
+    facts.lost = { bytes: undefined };
+  else return;
+  const what =
+    facts.lost.bytes === undefined
+      ? "had already ended when shape() was called, and nothing could be read from it"
+      : `had given up ${facts.lost.bytes} bytes before shape() was called; they are not in the result`;
+  ctx.facts.degraded.push({
+    code: "intake/output-lost",
+    message: `${s.name} ${what}: hand the process to fromProcess() right after spawn, before any await`,
+  });
+}
+
+async function decodeSection(
+  s: OpenedSection,
+  facts: SectionFacts,
+  sinks: Sinks,
+  o: DecodeOptions,
+): Promise<void> {
   if (s.sniffed.kind === "binary") {
     facts.binary = await readBinary(s.reader, s.sniffed.mime, o.hashLimit);
     facts.bytes = s.reader.bytes;

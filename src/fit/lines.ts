@@ -296,7 +296,16 @@ function verbatimBody(req: FitRequest): string | undefined {
   let size = 0;
   const parts: string[] = [...req.header];
   for (const s of req.sections) {
-    if (s.binary || s.capped || s.stopped || s.error || !s.kept || !s.kept.complete)
+    if (
+      s.binary ||
+      s.capped ||
+      s.stopped ||
+      s.lost ||
+      s.uncaptured ||
+      s.error ||
+      !s.kept ||
+      !s.kept.complete
+    )
       return undefined;
     if (s.kept.lines === 0) continue;
     if (req.labelled) parts.push(sectionMarker(s.name));

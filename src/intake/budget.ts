@@ -5,7 +5,7 @@
  * that trickles one byte at a time costs what a chunked one does downstream.
  */
 
-import type { Stopper, StopReason } from "../pipeline/run.js";
+import type { ReadStop, Stopper, StopReason } from "../pipeline/run.js";
 import { completeLength } from "../pipeline/text.js";
 import type { SectionName } from "../pipeline/unit.js";
 
@@ -64,8 +64,8 @@ export interface CappedReader {
   readonly bytes: number;
   /** True once the cap stopped the read. */
   readonly capped: boolean;
-  /** Why the host stopped the read early (its abort signal, or the timeout), if it did. */
-  readonly stopped: StopReason | undefined;
+  /** Why the read stopped early (the host's signal or timeout, a quiet pipe after exit), if it did. */
+  readonly stopped: ReadStop | undefined;
   /** True once the source said it had no more. */
   readonly ended: boolean;
   readonly failure: ReadFailure | undefined;
@@ -90,10 +90,11 @@ export function createCappedReader(
   /** Turns a thrown cause into words safe to show (the source's message is tool text). */
   describe: (text: string) => string,
   stopper?: Stopper,
+  linger?: Linger,
 ): CappedReader {
   let bytes = 0;
   let capped = false;
-  let halted: StopReason | undefined;
+  let halted: ReadStop | undefined;
   let ended = false;
   let stopped = false;
   let failure: ReadFailure | undefined;
@@ -105,51 +106,72 @@ export function createCappedReader(
     src.cancel().catch(() => undefined);
   }
 
-  /** One chunk from the source under the cap. */
-  /** The host stopped the run: the source is cancelled, what was read stays. */
-  function halt(): undefined {
-    halted = stopper?.reason() ?? "aborted";
+  /** The read stops early: the source is cancelled, what was read stays. */
+  function halt(why: ReadStop): undefined {
+    halted = why;
     stop();
     return undefined;
   }
 
-  /** The source's next chunk, or the stop signal, whichever comes first. */
-  function next(want: number): Promise<Uint8Array | undefined | typeof HALTED> {
+  /** The source's next chunk, or the stop signal or a quiet pipe after exit, whichever is first. */
+  function next(want: number): Promise<Uint8Array | undefined | typeof HALTED | typeof QUIET> {
     // Without a stopper the source gathers small chunks itself, in one tight loop; with one,
     // each chunk comes on its own so a stop never loses what was read.
     // Gathering stops at the cap: what is past it is never pulled.
-    if (stopper === undefined)
+    if (stopper === undefined && linger === undefined)
       return src.read(Math.min(want, Math.max(1, allowance(budget, name))));
     const reading = src.read();
-    const signal = stopper.signal;
+    const signal = stopper?.signal;
     return new Promise((resolve, reject) => {
-      const onAbort = () => resolve(HALTED);
-      signal.addEventListener("abort", onAbort, { once: true });
-      reading.then(
-        (chunk) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(chunk);
-        },
-        (cause) => {
-          signal.removeEventListener("abort", onAbort);
-          reject(cause);
-        },
-      );
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let settled = false;
+      const onAbort = () => done(HALTED);
+      const done = (value: Uint8Array | undefined | typeof HALTED | typeof QUIET) => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener("abort", onAbort);
+        clearTimeout(timer);
+        resolve(value);
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      // Once the command has exited, a pipe that brings nothing for this long is held open by
+      // something else (a background process): the read ends there, and says so.
+      linger?.exited.then(() => {
+        if (!settled) timer = setTimeout(() => done(QUIET), linger.ms);
+      });
+      reading.then(done, (cause) => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener("abort", onAbort);
+        clearTimeout(timer);
+        reject(cause);
+      });
     });
   }
 
   async function pull(want = 0): Promise<Uint8Array | undefined> {
     if (capped || ended || failure || stopped) return undefined;
-    if (stopper?.due()) return halt();
-    let chunk: Uint8Array | undefined | typeof HALTED;
-    try {
-      chunk = await next(want);
-    } catch (cause) {
-      failure = { code: "intake/read-failed", detail: safely(describe, cause) };
-      stop();
-      return undefined;
+    let chunk: Uint8Array | undefined | typeof HALTED | typeof QUIET;
+    if (stopper?.due()) {
+      // The deadline may pass while the pipeline still loads: what the source already holds
+      // was read, and is kept; only what it has not read yet is left.
+      chunk = src.takeBuffered?.();
+      if (chunk === undefined) return halt(stopper.reason() ?? "aborted");
+    } else {
+      try {
+        chunk = await next(want);
+      } catch (cause) {
+        failure = { code: "intake/read-failed", detail: safely(describe, cause) };
+        stop();
+        return undefined;
+      }
     }
-    if (chunk === HALTED) return halt();
+    if (chunk === HALTED) {
+      const buffered = src.takeBuffered?.();
+      if (buffered === undefined) return halt(stopper?.reason() ?? "aborted");
+      chunk = buffered;
+    }
+    if (chunk === QUIET) return halt("exited");
     if (chunk === undefined) {
       ended = true;
       budget.reserved.delete(name);
@@ -222,53 +244,36 @@ export function createCappedReader(
 }
 
 const HALTED = Symbol("halted");
+const QUIET = Symbol("quiet");
 
-/**
- * @example
- * const stopper = createStopper(hostSignal, 5000);
- */
-export function createStopper(
-  signal: AbortSignal | undefined,
-  timeoutMs: number | undefined,
-): Stopper | undefined {
-  if (signal === undefined && timeoutMs === undefined) return undefined;
-  const controller = new AbortController();
-  let why: StopReason | undefined;
-  const fire = (reason: StopReason) => {
-    if (why !== undefined) return;
-    why = reason;
-    controller.abort();
-  };
-  if (signal?.aborted) fire("aborted");
-  else signal?.addEventListener("abort", () => fire("aborted"), { once: true });
-  const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
-  const timer =
-    timeoutMs !== undefined && why === undefined
-      ? setTimeout(() => fire("timeout"), timeoutMs)
-      : undefined;
-  return {
-    dispose: () => clearTimeout(timer),
-    signal: controller.signal,
-    reason: () => why,
-    due() {
-      if (why === undefined && deadline !== undefined && Date.now() >= deadline) fire("timeout");
-      return why !== undefined;
-    },
-  };
+/** A command's exit, for its pipes: once it is known, a read waits at most `ms` for the pipe. */
+export interface Linger {
+  readonly exited: Promise<void>;
+  readonly ms: number;
 }
 
-/** What a failure says, whatever was thrown (a throwing getter, an object without a prototype). */
-function safely(describe: (text: string) => string, cause: unknown): string {
+/**
+ * What a failure says, whatever was thrown (a throwing getter, an object without a prototype),
+ * in the words `describe` makes safe; `fallback` when it says nothing.
+ *
+ * @example
+ * safely(describe, new Error("ECONNRESET at /srv/app.js:10")); // "ECONNRESET"
+ */
+export function safely(
+  describe: (text: string) => string,
+  cause: unknown,
+  fallback = "the source failed",
+): string {
   let text: string;
   try {
     text = cause instanceof Error ? String(cause.message) : String(cause);
   } catch {
-    text = "the source failed";
+    text = fallback;
   }
   try {
-    return describe(text) || "the source failed";
+    return describe(text) || fallback;
   } catch {
-    return "the source failed";
+    return fallback;
   }
 }
 

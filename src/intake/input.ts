@@ -1,4 +1,5 @@
 /** What `shape()` reads: the public input types. */
+import type { CapturedCommand } from "./attach.js";
 
 /** Anything `shape()` can read. */
 export type ShapeInput =
@@ -9,7 +10,11 @@ export type ShapeInput =
   | ReadableStream<Uint8Array>
   | AsyncIterable<Uint8Array | string>
   | Response
+  /** A request's body (a Worker's `request`), read as its `content-type` says. */
+  | Request
   | CommandOutput
+  /** A child process handed to `fromProcess()`: its pipes are already being read. */
+  | CapturedCommand
   /** An already-parsed value (an API response, query rows): shaped as structured data. */
   | readonly unknown[]
   | { readonly [key: string]: unknown }

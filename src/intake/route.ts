@@ -4,15 +4,27 @@
  * JSON). Sniffing never consumes a source: what is read to sniff is replayed to the decoder.
  */
 import { AirlockError } from "../errors/airlock-error.js";
-import type { RunContext, Stage } from "../pipeline/run.js";
+import { EXIT_QUIET_MS, type RunContext, type Stage } from "../pipeline/run.js";
 import { sampleChunk } from "../pipeline/sample.js";
 import type { SectionName } from "../pipeline/unit.js";
+import {
+  type Arrival,
+  type Captured,
+  capture,
+  claim,
+  isCaptured,
+  isCommand,
+  isOpened,
+  isSource,
+  type Opened,
+} from "./attach.js";
 import {
   type ByteBudget,
   type CappedReader,
   concat,
   createByteBudget,
   createCappedReader,
+  type Linger,
   peek,
   replay,
   tap,
@@ -31,7 +43,7 @@ import {
   sniff,
   sniffFormat,
 } from "./sniff.js";
-import { assertReadable, openHostSource } from "./source.js";
+import { assertReadable, type ByteSource, failingSource, openHostSource } from "./source.js";
 
 export interface IntakeOptions {
   readonly maxBytes: number;
@@ -46,12 +58,26 @@ export interface OpenedSection {
   readonly name: SectionName;
   readonly reader: CappedReader;
   readonly sniffed: Sniffed;
+  /** What a live stream looked like when it was attached (a Node stream only). */
+  readonly arrival?: Arrival;
+  /** A process's stream that was not piped to airlock (it wrote to a terminal or nowhere). */
+  readonly uncaptured?: true;
+}
+
+/**
+ * A section whose head is sniffed when its decoder starts: each section of a command sniffs its
+ * own, so one pipe never waits for the other's first bytes (a child blocked on a full stdout
+ * never writes the stderr that a joint sniff would wait for).
+ */
+export interface SectionSource {
+  readonly name: SectionName;
+  open(): Promise<OpenedSection>;
 }
 
 export type Intake =
   | {
       readonly route: "lines";
-      readonly sections: readonly OpenedSection[];
+      readonly sections: readonly SectionSource[];
       /** The content type says markdown. */
       readonly markdown?: boolean;
       /** Waits for how the command ended, once its streams are read. */
@@ -80,7 +106,7 @@ const SNIFF_CHARS = 4096;
  * const intake = createIntake({ maxBytes: 1 << 20, contentType: undefined, format: "auto", describe: String });
  * await intake.run("[{\"id\":1}]", ctx); // { route: "records", format: "json", sniffed: true, … }
  */
-export function createIntake(options: IntakeOptions): Stage<ShapeInput, Intake> {
+export function createIntake(options: IntakeOptions): Stage<IntakeInput, Intake> {
   return {
     name: "intake",
     run(input, ctx) {
@@ -89,47 +115,44 @@ export function createIntake(options: IntakeOptions): Stage<ShapeInput, Intake> 
   };
 }
 
-function isSource(input: unknown): input is StreamSource {
-  return (
-    typeof input === "string" ||
-    input instanceof ArrayBuffer ||
-    ArrayBuffer.isView(input) ||
-    (typeof Blob !== "undefined" && input instanceof Blob) ||
-    (typeof ReadableStream !== "undefined" && input instanceof ReadableStream) ||
-    (typeof input === "object" && input !== null && Symbol.asyncIterator in input)
-  );
-}
-
 function isResponse(input: unknown): input is Response {
   return typeof Response !== "undefined" && input instanceof Response;
 }
 
-/** A command's output: an object, not a source, with a `stdout`. The one rule for it. */
-function isCommand(input: unknown): input is CommandOutput {
-  return typeof input === "object" && input !== null && !isSource(input) && "stdout" in input;
+function isRequest(input: unknown): input is Request {
+  return typeof Request !== "undefined" && input instanceof Request;
 }
 
-async function route(input: ShapeInput, o: IntakeOptions, ctx: RunContext): Promise<Intake> {
+/** What intake reads: the host's input, or its live streams as `shape()` attached them. */
+export type IntakeInput = ShapeInput | Captured | Opened;
+
+async function route(input: IntakeInput, o: IntakeOptions, ctx: RunContext): Promise<Intake> {
+  if (isCaptured(input)) return commandIntake(claim(input), o, ctx);
+  if (isOpened(input)) return sourceIntake(input, o.contentType, o, ctx, undefined);
   if (input === null || input === undefined) {
     throw new AirlockError(
       "input/unsupported",
-      "shape: unsupported input (expected string, bytes, Blob, ReadableStream, Response, { stdout, stderr?, exitCode? } or a JSON value)",
+      "shape: unsupported input (expected string, bytes, Blob, ReadableStream, Response, Request, { stdout, stderr?, exitCode? } or a JSON value)",
     );
   }
   let command = false;
   try {
-    command = !isResponse(input) && isCommand(input);
+    command = isCommand(input);
   } catch (cause) {
     // A host object whose traps throw (a Proxy): it is read as a command that failed.
     return failedCommand(cause, o, ctx);
   }
-  if (command) return commandIntake(input as CommandOutput, o, ctx);
+  if (command) return commandIntake(capture(input as CommandOutput), o, ctx);
   if (isResponse(input)) return responseIntake(input, o, ctx);
+  if (isRequest(input)) return requestIntake(input, o, ctx);
+  // A Blob or File says what it holds.
+  if (typeof Blob !== "undefined" && input instanceof Blob)
+    return sourceIntake(input, o.contentType ?? (input.type || undefined), o, ctx, undefined);
   if (!isSource(input)) {
     if (typeof input !== "object" && typeof input !== "number" && typeof input !== "boolean") {
       throw new AirlockError(
         "input/unsupported",
-        `shape: unsupported input of type ${typeof input} (expected text, bytes, a stream, a Response, a command's output or a JSON value)`,
+        `shape: unsupported input of type ${typeof input} (expected text, bytes, a stream, a Response, a Request, a command's output or a JSON value)`,
       );
     }
     if (o.format === "text")
@@ -145,12 +168,13 @@ async function route(input: ShapeInput, o: IntakeOptions, ctx: RunContext): Prom
 
 function readerOf(
   name: SectionName,
-  source: StreamSource,
+  source: ByteSource,
   budget: ByteBudget,
   o: IntakeOptions,
   ctx: RunContext,
+  linger?: Linger,
 ) {
-  const reader = createCappedReader(name, openHostSource(source), budget, o.describe, ctx.stopper);
+  const reader = createCappedReader(name, source, budget, o.describe, ctx.stopper, linger);
   const sample = ctx.sample;
   // Telemetry counts the input's tokens from its first bytes, as they come (peeks included).
   return sample ? tap(reader, (chunk) => sampleChunk(sample, name, chunk)) : reader;
@@ -158,14 +182,17 @@ function readerOf(
 
 /** One byte source: sniffed for binary, then for HTML and JSON when the type leaves it open. */
 async function sourceIntake(
-  source: StreamSource,
+  input: StreamSource | Opened,
   contentType: string | undefined,
   o: IntakeOptions,
   ctx: RunContext,
   baseUrl: string | undefined,
 ): Promise<Intake> {
-  assertReadable(source);
-  const reader = readerOf("text", source, createByteBudget(o.maxBytes), o, ctx);
+  const live = isOpened(input) ? input : undefined;
+  const source = live ? live.origin : (input as StreamSource);
+  if (!live) assertReadable(source);
+  const opened = live ? live.source : openHostSource(source);
+  const reader = readerOf("text", opened, createByteBudget(o.maxBytes), o, ctx);
   const head = await peek(reader, SNIFF_BYTES);
   const again = replay(head, reader);
   const bytes = concat(head, SNIFF_BYTES);
@@ -178,9 +205,15 @@ async function sourceIntake(
     typeof source === "string"
       ? { kind: "text", encoding: "utf-8" }
       : sniff(bytes, textual ? undefined : contentType);
+  const section: OpenedSection = {
+    name: "text",
+    reader: again,
+    sniffed,
+    ...(live?.arrival ? { arrival: live.arrival } : {}),
+  };
   const lines = (): Intake => ({
     route: "lines",
-    sections: [{ name: "text", reader: again, sniffed }],
+    sections: [{ name: "text", open: async () => section }],
     ...(MARKDOWN.test(mediaType(contentType) ?? "") ? { markdown: true } : {}),
   });
   if (sniffed.kind === "binary") return lines();
@@ -205,16 +238,25 @@ async function sourceIntake(
 /** Media types that say the text is markdown (the preview renders it as such). */
 const MARKDOWN = /^text\/(?:x-)?markdown$/;
 
-async function responseIntake(input: Response, o: IntakeOptions, ctx: RunContext): Promise<Intake> {
+/** A Response's or a Request's body, once, with the type its headers declare. */
+function bodyOf(
+  input: Response | Request,
+  o: IntakeOptions,
+): { readonly body: StreamSource; readonly contentType: string | undefined } {
   if (input.bodyUsed) {
+    const what = isResponse(input) ? "Response" : "Request";
     throw new AirlockError(
       "input/unsupported",
-      "shape: the Response body was already read; pass a clone()",
+      `shape: the ${what} body was already read; pass a clone()`,
     );
   }
   const contentType = o.contentType ?? input.headers.get("content-type") ?? undefined;
+  return { body: input.body ?? "", contentType };
+}
+
+async function responseIntake(input: Response, o: IntakeOptions, ctx: RunContext): Promise<Intake> {
+  const { body, contentType } = bodyOf(input, o);
   ctx.facts.http = { status: input.status, statusText: input.statusText, ok: input.ok };
-  const body: StreamSource = input.body ?? "";
   // A page, also a failed request's error page: its markup is no use to the model either way.
   if (o.format === "auto" && isHtmlType(contentType)) {
     return sourceIntake(body, contentType, o, ctx, input.url || undefined);
@@ -227,66 +269,58 @@ async function responseIntake(input: Response, o: IntakeOptions, ctx: RunContext
   return intake;
 }
 
-async function commandIntake(
-  input: CommandOutput,
-  o: IntakeOptions,
-  ctx: RunContext,
-): Promise<Intake> {
+/** A request's body (a Worker's `request`, a webhook), read as its content type says. */
+async function requestIntake(input: Request, o: IntakeOptions, ctx: RunContext): Promise<Intake> {
+  const { body, contentType } = bodyOf(input, o);
+  return sourceIntake(body, contentType, o, ctx, input.url || undefined);
+}
+
+async function commandIntake(input: Captured, o: IntakeOptions, ctx: RunContext): Promise<Intake> {
   ctx.facts.kind = "command";
   ctx.facts.format = "command";
-  const streams: Array<[SectionName, StreamSource]> = [];
-  for (const name of ["stdout", "stderr"] as const) {
-    let source: StreamSource | undefined;
-    try {
-      source = input[name];
-    } catch (cause) {
-      // A throwing getter: the stream failed before it could be read.
-      streams.push([name, failing(cause)]);
-      continue;
-    }
-    if (source !== undefined) streams.push([name, source]);
-  }
   const budget = createByteBudget(
     o.maxBytes,
-    streams.map(([name, src]) => ({ name, size: knownSize(src) })),
+    input.streams.map((s) => ({ name: s.name, size: knownSize(s.origin) })),
   );
-  // Refuse a locked stream before opening the other one, so nothing is left half-read.
-  for (const [, src] of streams) assertReadable(src);
-  // Both streams are peeked at once: a writer blocked on one pipe must not stall the other.
-  const sections = await Promise.all(
-    streams.map(async ([name, src]): Promise<OpenedSection> => {
-      const reader = readerOf(name, src, budget, o, ctx);
-      const head = await peek(reader, SNIFF_BYTES);
-      const sniffed: Sniffed =
-        typeof src === "string"
-          ? { kind: "text", encoding: "utf-8" }
-          : sniff(concat(head, SNIFF_BYTES), undefined);
-      return { name, reader: replay(head, reader), sniffed };
+  // Once the command has exited, a pipe still open but quiet is held by a process it started.
+  const linger = input.exited ? { exited: input.exited, ms: EXIT_QUIET_MS } : undefined;
+  const sections = input.streams.map(
+    (s): SectionSource => ({
+      name: s.name,
+      async open() {
+        const reader = readerOf(s.name, s.source, budget, o, ctx, linger);
+        const head = await peek(reader, SNIFF_BYTES);
+        const sniffed: Sniffed =
+          typeof s.origin === "string"
+            ? { kind: "text", encoding: "utf-8" }
+            : sniff(concat(head, SNIFF_BYTES), undefined);
+        return {
+          name: s.name,
+          reader: replay(head, reader),
+          sniffed,
+          ...(s.arrival ? { arrival: s.arrival } : {}),
+          ...(s.captured ? {} : { uncaptured: true as const }),
+        };
+      },
     }),
   );
-  return { route: "lines", sections, settle: () => settleOutcome(input, ctx) };
+  return { route: "lines", sections, settle: () => settleOutcome(input, ctx, o.describe) };
 }
 
 /** A host object that throws when it is looked at: a command whose streams failed. */
 function failedCommand(cause: unknown, o: IntakeOptions, ctx: RunContext): Intake {
   ctx.facts.kind = "command";
   ctx.facts.format = "command";
-  const reader = readerOf("stdout", failing(cause), createByteBudget(o.maxBytes), o, ctx);
+  const reader = readerOf("stdout", failingSource(cause), createByteBudget(o.maxBytes), o, ctx);
+  const section: OpenedSection = {
+    name: "stdout",
+    reader,
+    sniffed: { kind: "text", encoding: "utf-8" },
+  };
   return {
     route: "lines",
-    sections: [{ name: "stdout", reader, sniffed: { kind: "text", encoding: "utf-8" } }],
-    settle: () => settleOutcome({ stdout: "" }, ctx),
-  };
-}
-
-/** An async iterable that throws `cause` when read. */
-function failing(cause: unknown): AsyncIterable<Uint8Array> {
-  return {
-    [Symbol.asyncIterator]() {
-      return {
-        next: () => Promise.reject(cause),
-      };
-    },
+    sections: [{ name: "stdout", open: async () => section }],
+    settle: () => settleOutcome(capture({ stdout: "" }), ctx, o.describe),
   };
 }
 

@@ -17,6 +17,11 @@ export interface ByteSource {
   read(want?: number): Promise<Uint8Array | undefined>;
   /** Stop the source early (the byte cap was hit, or nothing more is wanted). */
   cancel(): Promise<void>;
+  /**
+   * A chunk the source has already read and holds (read ahead), without waiting for more; for
+   * a reader that must stop now but keep what was read.
+   */
+  takeBuffered?(): Uint8Array | undefined;
 }
 
 function fromBytes(bytes: Uint8Array): ByteSource {
@@ -66,6 +71,7 @@ function fromPulls(
   pull: () => Promise<Uint8Array | undefined>,
   stop: () => Promise<void>,
   size?: number,
+  take?: () => Uint8Array | undefined,
 ): ByteSource {
   let pending: Uint8Array | undefined;
   let done = false;
@@ -145,14 +151,114 @@ function fromPulls(
       // A source that refuses to stop must not turn a finished shape into a failure.
       await stop().catch(() => undefined);
     },
+    takeBuffered() {
+      if (pending) {
+        const piece = pending.subarray(0, SLICE_BYTES);
+        pending = pending.byteLength > SLICE_BYTES ? pending.subarray(SLICE_BYTES) : undefined;
+        return piece;
+      }
+      return take?.();
+    },
   };
 }
 
-function fromStream(stream: ReadableStream<Uint8Array>, size?: number): ByteSource {
+/** A pull and the way to stop it, before chunks are gathered or sliced. */
+interface Pulls {
+  readonly pull: () => Promise<Uint8Array | undefined>;
+  readonly stop: () => Promise<void>;
+  /** A chunk already read ahead, if any, without waiting. */
+  readonly take?: () => Uint8Array | undefined;
+}
+
+/**
+ * Pulls ahead of the reader, from now on, until `limit` bytes wait unread. A live source (a
+ * child's pipe) is then drained while the pipeline loads and while its other pipe is read: the
+ * first pull happens before this returns, so a Node stream has its reader attached and is never
+ * resumed into the void when its process exits. Past `limit` the source waits for the reader
+ * (its writer blocks, it loses nothing).
+ */
+function readAhead(source: Pulls, limit: number): Pulls {
+  const queue: Uint8Array[] = [];
+  let queued = 0;
+  let pulling = false;
+  let ended = false;
+  let stopped = false;
+  let failed: { readonly cause: unknown } | undefined;
+  let wake: (() => void) | undefined;
+  const woken = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  function fill(): void {
+    if (pulling || ended || stopped || failed || queued >= limit) return;
+    pulling = true;
+    let pending: Promise<Uint8Array | undefined>;
+    try {
+      pending = source.pull();
+    } catch (cause) {
+      pending = Promise.reject(cause);
+    }
+    pending.then(
+      (chunk) => {
+        pulling = false;
+        if (stopped) return;
+        if (chunk === undefined) ended = true;
+        else if (chunk.byteLength > 0) {
+          queue.push(chunk);
+          queued += chunk.byteLength;
+        }
+        woken();
+        fill();
+      },
+      (cause) => {
+        pulling = false;
+        failed = { cause };
+        woken();
+      },
+    );
+  }
+  fill();
+  return {
+    async pull() {
+      for (;;) {
+        const chunk = queue.shift();
+        if (chunk !== undefined) {
+          queued -= chunk.byteLength;
+          fill();
+          return chunk;
+        }
+        if (failed) throw failed.cause;
+        if (ended || stopped) return undefined;
+        fill();
+        await new Promise<void>((done) => {
+          wake = done;
+        });
+      }
+    },
+    async stop() {
+      stopped = true;
+      queue.length = 0;
+      queued = 0;
+      woken();
+      await source.stop();
+    },
+    take() {
+      const chunk = queue.shift();
+      if (chunk !== undefined) queued -= chunk.byteLength;
+      return chunk;
+    },
+  };
+}
+
+/** Bytes a live source is read ahead of its reader, at most. */
+export const READ_AHEAD_BYTES = 256 * 1024;
+
+function streamPulls(stream: ReadableStream<Uint8Array>): Pulls {
   assertReadable(stream);
   const reader = stream.getReader();
-  return fromPulls(
-    async () => {
+  return {
+    async pull() {
       const { value, done } = await reader.read();
       if (done) {
         reader.releaseLock();
@@ -160,25 +266,48 @@ function fromStream(stream: ReadableStream<Uint8Array>, size?: number): ByteSour
       }
       return toUint8Array(value);
     },
-    () => reader.cancel(),
-    size,
-  );
+    stop: () => reader.cancel(),
+  };
 }
 
-function fromIterable(iterable: AsyncIterable<Uint8Array | string>): ByteSource {
+/** A Node stream, seen without Node's types: what `stop()` may call to end it at once. */
+interface Destroyable {
+  destroy(): unknown;
+}
+
+function iterablePulls(iterable: AsyncIterable<Uint8Array | string>): Pulls {
   const iterator = iterable[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
-  return fromPulls(
-    async () => {
+  return {
+    async pull() {
       const { value, done } = await iterator.next();
       if (done) return undefined;
       return typeof value === "string" ? encoder.encode(value) : toUint8Array(value);
     },
-    // return() is how an async iterator is told to stop (a Node stream is destroyed by it).
-    async () => {
+    // return() is how an async iterator is told to stop (a Node stream is destroyed by it). An
+    // async generator runs return() only after a pending next(), which a silent pipe never
+    // answers: a Node stream is destroyed directly, so its pending read ends now.
+    async stop() {
+      const node = iterable as Partial<Destroyable>;
+      if (typeof node.destroy === "function") {
+        node.destroy();
+        return;
+      }
       await iterator.return?.();
     },
-  );
+  };
+}
+
+function fromStream(stream: ReadableStream<Uint8Array>, size?: number, ahead = 0): ByteSource {
+  const pulls = streamPulls(stream);
+  const { pull, stop, take } = ahead > 0 ? readAhead(pulls, ahead) : pulls;
+  return fromPulls(pull, stop, size, take);
+}
+
+function fromIterable(iterable: AsyncIterable<Uint8Array | string>, ahead = 0): ByteSource {
+  const pulls = iterablePulls(iterable);
+  const { pull, stop, take } = ahead > 0 ? readAhead(pulls, ahead) : pulls;
+  return fromPulls(pull, stop, undefined, take);
 }
 
 function toUint8Array(value: unknown): Uint8Array {
@@ -203,8 +332,11 @@ export function assertReadable(source: StreamSource): void {
   }
 }
 
-/** Opens any byte or text source for reading. */
-export function openSource(source: StreamSource): ByteSource {
+/**
+ * Opens any byte or text source for reading. With `ahead`, a stream or an async iterable is read
+ * ahead of its reader by up to that many bytes, starting now (see `readAhead`).
+ */
+export function openSource(source: StreamSource, ahead = 0): ByteSource {
   if (typeof source === "string") return fromString(source);
   if (source instanceof Uint8Array) return fromBytes(source);
   if (source instanceof ArrayBuffer) return fromBytes(new Uint8Array(source));
@@ -216,10 +348,10 @@ export function openSource(source: StreamSource): ByteSource {
     return fromStream(source.stream() as ReadableStream<Uint8Array>, source.size);
   }
   if (typeof ReadableStream !== "undefined" && source instanceof ReadableStream) {
-    return fromStream(source);
+    return fromStream(source, undefined, ahead);
   }
   if (typeof source === "object" && source !== null && Symbol.asyncIterator in source) {
-    return fromIterable(source as AsyncIterable<Uint8Array | string>);
+    return fromIterable(source as AsyncIterable<Uint8Array | string>, ahead);
   }
   throw new AirlockError(
     "input/unsupported",
@@ -246,9 +378,9 @@ export function failingSource(cause: unknown): ByteSource {
  * Opens a host source. A type airlock cannot read is a programmer error (thrown); anything else
  * the host's object throws is the source failing (reported).
  */
-export function openHostSource(source: StreamSource): ByteSource {
+export function openHostSource(source: StreamSource, ahead = 0): ByteSource {
   try {
-    return openSource(source);
+    return openSource(source, ahead);
   } catch (cause) {
     if (cause instanceof AirlockError) throw cause;
     return failingSource(cause);

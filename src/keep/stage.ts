@@ -6,7 +6,13 @@
 import type { RunFacts } from "../pipeline/facts.js";
 import type { RecordSink, Sinks, UnitStream } from "../pipeline/flow.js";
 import type { RunContext, Stage } from "../pipeline/run.js";
-import type { JsonValue, SectionName, Severity, Unit } from "../pipeline/unit.js";
+import {
+  bySection,
+  type JsonValue,
+  type SectionName,
+  type Severity,
+  type Unit,
+} from "../pipeline/unit.js";
 import type { Reveal } from "../redact/reveal.js";
 import { createKeeper, type KeeperLimits, type Kept, type Template } from "./keeper.js";
 import { WILD } from "./signature.js";
@@ -86,7 +92,9 @@ export function createKeep(o: KeepOptions): Stage<UnitStream, KeptInput> {
       };
       await stream.pump(sinks);
       const held = records ? await records.ready : undefined;
-      const kept = sections.map(({ name, keeper }) => ({ name, kept: keeper.finish() }));
+      const kept = sections
+        .sort(bySection)
+        .map(({ name, keeper }) => ({ name, kept: keeper.finish() }));
       const reveal = o.revealer?.(ctx.facts);
       if (reveal !== undefined) {
         revealAll(

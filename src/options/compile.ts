@@ -21,6 +21,7 @@ import type { EnvelopeMode } from "../render/envelope.js";
 import type { Summarizer } from "../render/records.js";
 import type { ResultStore } from "../store/store.js";
 import {
+  CALL_OPTIONS,
   CONTRACT_OPTIONS,
   checkNames,
   INVARIANTS,
@@ -120,6 +121,26 @@ export interface ShapeOptions {
    * not awaited, and a hook that throws does not break shaping (`meta.telemetry.hook` says so).
    */
   readonly onShaped?: (telemetry: ShapedTelemetry) => void;
+}
+
+/**
+ * What a compiled shaper takes per call, over the options it was compiled with: a budget, a byte
+ * cap, a tool name or a content type for this result only (higher or lower than the compiled
+ * ones), and this call's own signal and deadline.
+ */
+export interface CallOptions {
+  /** This result's budget: any size from 16, above or below the shaper's `maxTokens`. */
+  readonly maxTokens?: number;
+  /** This result's byte cap, above or below the shaper's `maxBytes`. */
+  readonly maxBytes?: number;
+  /** The tool that produced this result; shown in the fence. */
+  readonly tool?: string;
+  /** This result's media type (a `Response` or `Request` says its own). */
+  readonly contentType?: string;
+  /** Stops reading this result when it aborts. */
+  readonly abortSignal?: AbortSignal;
+  /** Stops reading this result after this many milliseconds from the call. */
+  readonly timeoutMs?: number;
 }
 
 /** Options after validation, with defaults filled in. */
@@ -239,6 +260,56 @@ export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
   });
 }
 
+/**
+ * The options of one call: the compiled ones with the call's budget, cap, tool and content type
+ * in place (and what follows from the budget); the rule set and every other option are shared.
+ *
+ * @example
+ * const wider = compileCall(compiled, options, { maxTokens: 8000 });
+ */
+export function compileCall(
+  o: CompiledOptions,
+  options: ShapeOptions,
+  call: CallOptions,
+): CompiledOptions {
+  if (call === null || typeof call !== "object") fail("call options must be an object");
+  checkNames(call, CALL_OPTIONS, "call options");
+  for (const key of ["contentType", "tool"] as const) {
+    const value = call[key];
+    if (value !== undefined && typeof value !== "string") fail(`${key} must be a string`);
+  }
+  const maxTokens = positiveInteger("maxTokens", call.maxTokens, o.maxTokens, MIN_MAX_TOKENS);
+  return Object.freeze({
+    ...o,
+    maxTokens,
+    maxBytes: positiveInteger("maxBytes", call.maxBytes, o.maxBytes),
+    tool: call.tool ?? o.tool,
+    contentType: call.contentType ?? o.contentType,
+    abortSignal: call.abortSignal !== undefined ? abortSignalOf(call.abortSignal) : o.abortSignal,
+    timeoutMs:
+      call.timeoutMs !== undefined
+        ? positiveInteger("timeoutMs", call.timeoutMs, 0, 1)
+        : o.timeoutMs,
+    ...(maxTokens !== o.maxTokens ? byBudget(maxTokens, options) : {}),
+  });
+}
+
+/** What the budget decides: the keeper's capacity, and the default length of shown strings. */
+function byBudget(
+  maxTokens: number,
+  options: ShapeOptions,
+): { capacity: number; maxStringChars: number } {
+  return {
+    maxStringChars: positiveInteger(
+      "maxStringChars",
+      options.maxStringChars,
+      Math.max(200, Math.min(2000, Math.floor(maxTokens / 2))),
+      16,
+    ),
+    capacity: Math.max(4096, maxTokens * 8),
+  };
+}
+
 const FORMATS = new Set(["auto", "text", "json", "ndjson", "csv", "tsv"]);
 const DEFAULT_RECORDS_NEXT =
   "to see omitted records, call the tool again with a narrower request (a filter, fewer fields, or a page)";
@@ -298,17 +369,11 @@ function structured(options: ShapeOptions) {
     errorsFirst: options.errorsFirst ?? true,
     envelope,
     limits: Object.freeze(limits),
-    maxStringChars: positiveInteger(
-      "maxStringChars",
-      options.maxStringChars,
-      Math.max(200, Math.min(2000, Math.floor(maxTokens / 2))),
-      16,
-    ),
+    ...byBudget(maxTokens, options),
     store: options.store,
     storeMaxChars: positiveInteger("storeMaxChars", options.storeMaxChars, 32 << 20),
     contract: options.contract,
     summarize: options.summarize,
-    capacity: Math.max(4096, maxTokens * 8),
     recordsNext: (options.next ?? DEFAULT_RECORDS_NEXT).replace(/[\r\n]+/g, " "),
   };
 }

@@ -7,7 +7,7 @@
 import type { ContractOptions, Invariants } from "../contract/contract.js";
 import type { StructuredLimits } from "../decode/records.js";
 import { AirlockError } from "../errors/airlock-error.js";
-import type { ShapeOptions, ShapeRedactOptions } from "./compile.js";
+import type { CallOptions, ShapeOptions, ShapeRedactOptions } from "./compile.js";
 import type { McpShapeOptions, McpToolsOptions } from "./mcp.js";
 
 type Names<T> = { readonly [K in keyof Required<T>]: true };
@@ -41,6 +41,16 @@ export const SHAPE_OPTIONS = {
   timeoutMs: true,
   toolError: true,
 } as const satisfies Names<ShapeOptions>;
+
+/** What a compiled shaper takes per call (`shaper(input, call)`). */
+export const CALL_OPTIONS = {
+  maxTokens: true,
+  maxBytes: true,
+  tool: true,
+  contentType: true,
+  abortSignal: true,
+  timeoutMs: true,
+} as const satisfies Names<CallOptions>;
 
 /** `shapeCallToolResult` (`agent-airlock/mcp`): the options of `shape()` and of the parts. */
 export const MCP_OPTIONS = {

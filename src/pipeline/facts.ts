@@ -5,6 +5,7 @@
  */
 import type { ShapedErrorCode } from "../errors/codes.js";
 import type { Aggregates } from "./aggregates.js";
+import type { ReadStop } from "./run.js";
 import type {
   BinaryInfo,
   Cut,
@@ -29,8 +30,15 @@ export interface SectionFacts {
   binary?: BinaryInfo;
   /** The source failed while it was read: what was read before is shown. */
   failure?: { readonly code: "intake/read-failed"; readonly detail: string };
-  /** The host stopped the read early (its abort signal or `timeoutMs`). */
-  stopped?: "aborted" | "timeout";
+  /** The read stopped early: the host's abort signal or `timeoutMs`, or a quiet pipe after exit. */
+  stopped?: ReadStop;
+  /**
+   * Output the stream had let go before airlock attached to it (the host awaited between
+   * `spawn` and `shape()`, and Node discarded what was unread): its size when the stream knew it.
+   */
+  lost?: { readonly bytes: number | undefined };
+  /** A process's stream that was not piped to airlock: nothing of it could be read. */
+  uncaptured?: true;
 }
 
 /** A part of the input that could not be shown as what it claimed to be, and what was done. */
@@ -51,7 +59,7 @@ export interface RecordFacts {
   bytes: number;
   capped: boolean;
   /** The host stopped the read early (its abort signal or `timeoutMs`). */
-  stopped?: "aborted" | "timeout";
+  stopped?: ReadStop;
   /** Records refused (limits, malformed lines), by code; not counted in `count`. */
   refused: Record<string, number>;
   /** Lines of sniffed NDJSON that were not JSON, kept as string records. */
@@ -86,7 +94,12 @@ export interface RunFacts {
   readonly sections: SectionFacts[];
   records?: RecordFacts;
   html?: HtmlFacts;
-  command?: { exitCode: number | null; signal: string | null };
+  command?: {
+    exitCode: number | null;
+    signal: string | null;
+    /** The exit promise was rejected (a command that could not start): why, in safe words. */
+    failure?: string;
+  };
   http?: { readonly status: number; readonly statusText: string; readonly ok: boolean };
   /** Secrets replaced, by rule id. */
   readonly redactions: Record<string, number>;
@@ -186,6 +199,9 @@ export interface Outcome {
 export function shownSections(facts: RunFacts): SectionFacts[] {
   if (facts.kind !== "command") return facts.sections;
   return facts.sections
-    .filter((s) => s.binary || s.lines > 0 || s.capped || s.failure)
+    .filter(
+      (s) =>
+        s.binary || s.lines > 0 || s.capped || s.failure || s.lost || s.stopped || s.uncaptured,
+    )
     .sort((a, b) => (a.name === "stderr" ? -1 : 0) - (b.name === "stderr" ? -1 : 0));
 }

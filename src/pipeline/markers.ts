@@ -1,3 +1,4 @@
+import { EXIT_QUIET_MS, type ReadStop } from "./run.js";
 import type { SectionName } from "./unit.js";
 
 /**
@@ -62,9 +63,22 @@ export function repeatMarker(times: number): string {
 }
 
 /** The host stopped the read (its abort signal, or `timeoutMs`): what follows was not read. */
-export function stoppedMarker(reason: "aborted" | "timeout"): string {
+export function stoppedMarker(reason: ReadStop): string {
+  if (reason === "exited")
+    return `[airlock: read stopped ${EXIT_QUIET_MS} ms after the command exited: its pipe stayed open and quiet (a process it started may hold it); the rest was not read]`;
   const why = reason === "timeout" ? "timeoutMs passed" : "the host aborted";
   return `[airlock: read stopped early (${why}); the rest was not read]`;
+}
+
+/**
+ * Before a stream's first line: output it had let go before airlock could read it (a host that
+ * awaited between spawn and shape, and a runtime that discarded the unread pipe).
+ */
+export function lostMarker(section: SectionName, bytes: number | undefined): string {
+  const what = section === "text" ? "the input" : section;
+  return bytes === undefined
+    ? `[airlock: ${what} had already ended before it could be read; any output it carried was lost]`
+    : `[airlock: the first ${bytes} bytes of ${what} were lost before they could be read]`;
 }
 
 export function capMarker(limit: number): string {
@@ -113,11 +127,14 @@ export function summaryMarker(
 export interface CommandHeader {
   readonly exitCode: number | null | undefined;
   readonly signal: string | null | undefined;
+  readonly failure?: string | undefined;
   readonly streams: ReadonlyArray<{
     name: SectionName;
     lines: number;
     bytes: number;
     capped: boolean;
+    /** False for a stream the process did not pipe to airlock. */
+    captured?: boolean;
   }>;
 }
 
@@ -125,18 +142,36 @@ export interface CommandHeader {
 export function commandOutcome(
   exitCode: number | null | undefined,
   signal: string | null | undefined,
+  /** Why the command failed without an exit code (it could not start), in safe words. */
+  failure?: string,
 ): string {
   if (signal != null) return `command killed by ${signal}`;
+  if (exitCode == null && failure !== undefined) return `command failed (${oneLine(failure)})`;
   if (exitCode == null) return "command exit code unknown";
   return `command exited with code ${exitCode}`;
 }
 
 export function commandHeader(header: CommandHeader): string {
-  const outcome = commandOutcome(header.exitCode, header.signal);
+  let outcome = commandOutcome(header.exitCode, header.signal, header.failure);
+  // Reading stops at the cap and closes the pipe; a command that writes on then fails on the
+  // closed pipe (EPIPE, SIGPIPE) was ended by airlock, not by its own trouble: say both.
+  const cut = header.streams.filter((s) => s.capped).map((s) => s.name);
+  const failed = header.signal != null || (header.exitCode != null && header.exitCode !== 0);
+  if (cut.length > 0 && failed)
+    outcome += ` after airlock stopped reading ${cut.join(" and ")} at maxBytes (which may have ended it)`;
   const streams = header.streams
-    .map((s) => `${s.name} ${s.lines} lines, ${s.capped ? "more than " : ""}${s.bytes} bytes`)
+    .map((s) =>
+      s.captured === false
+        ? `${s.name} not captured`
+        : `${s.name} ${s.lines} lines, ${s.capped ? "more than " : ""}${s.bytes} bytes`,
+    )
     .join("; ");
   return `[airlock: ${outcome}; ${streams}]`;
+}
+
+/** In place of a stream a process did not pipe to airlock (it went to a terminal, or nowhere). */
+export function uncapturedMarker(section: SectionName): string {
+  return `[airlock: ${section} was not captured (the process wrote it elsewhere); it is not shown]`;
 }
 
 /** The first line of a result the host said is the tool's error (`toolError: true`, MCP `isError`). */

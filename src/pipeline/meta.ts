@@ -90,11 +90,13 @@ function errorOf(facts: RunFacts, o: MetaOptions): MetaError | undefined {
   if (
     facts.kind === "command" &&
     command &&
-    ((command.exitCode !== null && command.exitCode !== 0) || command.signal !== null)
+    ((command.exitCode !== null && command.exitCode !== 0) ||
+      command.signal !== null ||
+      command.failure !== undefined)
   ) {
     return {
       code: "tool/failed",
-      message: commandOutcome(command.exitCode, command.signal),
+      message: commandOutcome(command.exitCode, command.signal, command.failure),
       retryable: false,
       kind: "tool",
     };
@@ -233,7 +235,9 @@ export async function buildShaped(
     }
     if (cuts.length > 0 && status === "ok") status = "partial";
     truncated = cuts.length > 0;
-    const blank = facts.sections.every((s) => !s.binary && !s.failure && s.blank);
+    const blank = facts.sections.every(
+      (s) => !s.binary && !s.failure && !s.lost && !s.uncaptured && s.blank,
+    );
     if (blank) status = "empty";
   }
   if (error) status = "error";

@@ -10,6 +10,15 @@ import type { InputSample } from "./sample.js";
 export type StopReason = "aborted" | "timeout";
 
 /**
+ * Why a read stopped before its source ended: the host stopped the run, or a command had exited
+ * and its pipe stayed open but silent (a background process it started still holds it).
+ */
+export type ReadStop = StopReason | "exited";
+
+/** How long a command's pipe may stay open and silent once the command has exited. */
+export const EXIT_QUIET_MS = 1000;
+
+/**
  * The host's way to stop a run: a signal, and the deadline behind `timeoutMs`. A busy run never
  * lets a timer fire (a source that answers at once is read in microtasks), so the deadline is
  * also checked against the clock at every read; a stalled source is raced against the signal.

@@ -38,7 +38,14 @@ export type Cut =
       readonly section: SectionName;
       /** Bytes read before the host stopped the read; the source was cancelled there. */
       readonly at: number;
-      readonly reason: "aborted" | "timeout";
+      /** `timeout`, `aborted`, or `exited`: the command ended and its pipe stayed open and quiet. */
+      readonly reason: "aborted" | "timeout" | "exited";
+    }
+  | {
+      /** Output a stream let go before `shape()` attached (`bytes` when the stream counted them). */
+      readonly kind: "lost";
+      readonly section: SectionName;
+      readonly bytes?: number;
     }
   | {
       readonly kind: "chars";

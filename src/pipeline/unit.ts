@@ -22,6 +22,23 @@ export type JsonValue =
 /** Which stream a section of the input came from. */
 export type SectionName = "text" | "stdout" | "stderr";
 
+const SECTION_RANK: Readonly<Record<SectionName, number>> = { text: 0, stdout: 1, stderr: 2 };
+
+/**
+ * Orders sections as the input lists them (stdout before stderr), whichever was read first: a
+ * command's streams are decoded concurrently, and what is kept or stored must not depend on
+ * which pipe answered first.
+ *
+ * @example
+ * sections.sort(bySection); // [{ name: "stdout" }, { name: "stderr" }]
+ */
+export function bySection(
+  a: { readonly name: SectionName },
+  b: { readonly name: SectionName },
+): number {
+  return SECTION_RANK[a.name] - SECTION_RANK[b.name];
+}
+
 export interface Unit {
   /** 1-based position of the first line (or record) in the input. */
   readonly index: number;

@@ -6,12 +6,15 @@ import {
   emptyMarker,
   gapMarker,
   likeThisMarker,
+  lostMarker,
   readFailedMarker,
   repeatMarker,
   sectionMarker,
   stoppedMarker,
   summaryMarker,
+  uncapturedMarker,
 } from "../pipeline/markers.js";
+import type { ReadStop } from "../pipeline/run.js";
 import type { BinaryInfo, Cut, SectionName } from "../pipeline/shaped.js";
 
 /** One source after intake and keep: what the renderer and the fitter work from. */
@@ -20,7 +23,11 @@ export interface ReadSection {
   readonly bytes: number;
   readonly capped: boolean;
   /** The host stopped the read early. */
-  readonly stopped?: "aborted" | "timeout";
+  readonly stopped?: ReadStop;
+  /** Output the stream let go before airlock attached (its size, when known). */
+  readonly lost?: { readonly bytes: number | undefined };
+  /** A process's stream that was not piped to airlock. */
+  readonly uncaptured?: true;
   readonly invalid: number;
   readonly kept?: Kept;
   readonly binary?: BinaryInfo;
@@ -89,11 +96,18 @@ export function layout(
       continue;
     }
     const kept = section.kept;
+    if (section.uncaptured) {
+      anyContent = true;
+      pieces.push({ marker: uncapturedMarker(section.name) });
+      continue;
+    }
     if (!kept || kept.lines === 0) {
-      // Nothing was read, but the reason may be worth saying: the cap, a stop, or a failure.
-      if (section.capped || section.stopped || section.error) {
+      // Nothing was read, but the reason may be worth saying: the cap, a stop, a failure, or
+      // output that was gone before it could be read.
+      if (section.capped || section.stopped || section.error || section.lost) {
         anyContent = true;
         if (ctx.labelled) pieces.push({ marker: sectionMarker(section.name) });
+        lost(section);
         if (section.capped) {
           pieces.push({ marker: capMarker(ctx.maxBytes) });
           cuts.push({
@@ -115,6 +129,7 @@ export function layout(
     totalLines += kept.lines;
     totalEvidence += kept.evidenceLines;
     if (ctx.labelled) pieces.push({ marker: sectionMarker(section.name) });
+    lost(section);
     const units = (ctx.unitsOf ? ctx.unitsOf(section) : sortedUnits(kept)).filter((u) =>
       chosen.has(u),
     );
@@ -166,8 +181,19 @@ export function layout(
   }
   if (!anyContent) pieces.push({ marker: emptyMarker() });
 
+  /** What went before the section's first line: output it had let go before it was read. */
+  function lost(section: ReadSection): void {
+    if (!section.lost) return;
+    pieces.push({ marker: lostMarker(section.name, section.lost.bytes) });
+    cuts.push({
+      kind: "lost",
+      section: section.name,
+      ...(section.lost.bytes !== undefined ? { bytes: section.lost.bytes } : {}),
+    });
+  }
+
   function stop(section: ReadSection): void {
-    const reason = section.stopped as "aborted" | "timeout";
+    const reason = section.stopped as ReadStop;
     pieces.push({ marker: stoppedMarker(reason) });
     cuts.push({ kind: "stopped", section: section.name, at: section.bytes, reason });
   }

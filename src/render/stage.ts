@@ -96,6 +96,8 @@ export function readSections(kept: KeptInput, facts: RunFacts): ReadSection[] {
       bytes: s.bytes,
       capped: s.capped,
       ...(s.stopped ? { stopped: s.stopped } : {}),
+      ...(s.lost ? { lost: s.lost } : {}),
+      ...(s.uncaptured ? { uncaptured: true as const } : {}),
       invalid: s.invalidUtf8,
       ...(held ? { kept: held } : {}),
       ...(s.binary ? { binary: s.binary } : {}),
@@ -120,11 +122,13 @@ function linesRequest(kept: KeptInput, ctx: RunContext, o: RenderOptions): FitRe
       commandHeader({
         exitCode: facts.command?.exitCode,
         signal: facts.command?.signal,
+        failure: facts.command?.failure,
         streams: facts.sections.map((s) => ({
           name: s.name,
           lines: kept.sections.find((k) => k.name === s.name)?.kept.lines ?? 0,
           bytes: s.bytes,
           capped: s.capped,
+          ...(s.uncaptured ? { captured: false } : {}),
         })),
       }),
     );

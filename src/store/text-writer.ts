@@ -6,7 +6,7 @@
  * the same handle. Memory is one part per section plus the parts the store has not yet taken.
  */
 import { sha256Hex } from "../intake/digest.js";
-import type { SectionName } from "../pipeline/unit.js";
+import { bySection, type SectionName } from "../pipeline/unit.js";
 import type { ResultStore, StoredInfo, StoredPart, StoredSection, StoredText } from "./store.js";
 
 /** Characters of text in a part. */
@@ -108,6 +108,7 @@ export function createTextWriter(
     },
     async finish(info) {
       if (failed) return undefined;
+      sections.sort(bySection);
       for (const s of sections) cut(s, true);
       const parts: StoredPart[] = [];
       const stored: StoredSection[] = [];

@@ -116,6 +116,8 @@ function cutAttributes(t: ShapedTelemetry): Record<string, AttributeValue> {
         return c.bytes;
       case "boilerplate":
         return c.chars;
+      case "lost":
+        return c.bytes ?? 0;
       default:
         return 0;
     }

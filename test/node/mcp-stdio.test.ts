@@ -4,43 +4,28 @@
  * child, and a wrapped SDK client here. What crosses the pipe is a JSON-RPC message each way, so
  * this is the transport the in-memory suites cannot show.
  */
-import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { McpCallToolResult } from "agent-airlock";
 import { MCP_META_KEY, wrapClient } from "agent-airlock/mcp";
-import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bundleLibrary, root } from "../helpers/bundle.js";
 import { modelTokens, tokens } from "../helpers/mcp.js";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
-let bundle: string;
+let bundle: Awaited<ReturnType<typeof bundleLibrary>> | undefined;
 let client: Client;
 
 const textOf = (r: McpCallToolResult) =>
   r.content.map((p) => (p.type === "text" ? p.text : "")).join("\n");
 
 beforeAll(async () => {
-  // Inside the repository, so the bundle's bare imports (gpt-tokenizer's ranks) resolve.
-  bundle = mkdtempSync(join(root, "node_modules/.cache-mcp-stdio-"));
-  await build({
-    entryPoints: { index: join(root, "src/index.ts"), mcp: join(root, "src/mcp/index.ts") },
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "node",
-    target: "es2022",
-    outdir: bundle,
-    external: ["gpt-tokenizer/*"],
-    logLevel: "silent",
-  });
+  bundle = await bundleLibrary({ index: "index.ts", mcp: "mcp/index.ts" }, "mcp-stdio");
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [join(root, "test/helpers/mcp-stdio-server.mjs")],
-    env: { AIRLOCK_BUNDLE: bundle, PATH: process.env.PATH ?? "" },
+    env: { AIRLOCK_BUNDLE: bundle.dir, PATH: process.env.PATH ?? "" },
     cwd: root,
     stderr: "pipe",
   });
@@ -53,7 +38,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client?.close();
-  if (bundle) rmSync(bundle, { recursive: true, force: true });
+  bundle?.remove();
 });
 
 describe("MCP over stdio, a shaping server in a child process", () => {

@@ -218,6 +218,42 @@ console.log(JSON.stringify(out));
     expect(out.shaped?.preview).toContain('<pre class="airlock-pre">');
   }, 60_000);
 
+  it("require()s every entry from a CommonJS consumer, where Node can require an ES module", async () => {
+    const entries = Object.entries(manifest.exports)
+      .filter(([, c]) => typeof c === "object" && c !== null && "require" in c)
+      .map(([k]) => k.replace(/^\./, manifest.name));
+    expect(entries).toEqual(expect.arrayContaining([manifest.name, `${manifest.name}/mcp`]));
+    // `npm init -y` writes "type": "commonjs": the consumer's own files are CommonJS.
+    writeFileSync(
+      join(consumer, "entries.cjs"),
+      `const out = {};
+for (const entry of ${JSON.stringify(entries)}) out[entry] = Object.keys(require(entry)).length;
+const { shape, fromProcess } = require(${JSON.stringify(manifest.name)});
+shape("started\\nERROR disk full\\ndone", { maxTokens: 200 }).then((shaped) => {
+  out.shaped = { status: shaped.status, kept: shaped.text.includes("ERROR disk full") };
+  out.fromProcess = typeof fromProcess;
+  console.log(JSON.stringify(out));
+});
+`,
+    );
+    const out = JSON.parse(await sh("node", ["entries.cjs"], consumer)) as Record<string, unknown>;
+    for (const entry of entries) expect(out[entry], entry).toBeGreaterThan(0);
+    expect(out.shaped).toEqual({ status: "ok", kept: true });
+    expect(out.fromProcess).toBe("function");
+    // Where Node cannot require an ES module, one line says what to do instead.
+    const refused = await run(
+      "node",
+      ["--no-experimental-require-module", "-e", `require(${JSON.stringify(manifest.name)})`],
+      { cwd: consumer },
+    ).then(
+      () => "",
+      (error: { stderr: string }) => error.stderr,
+    );
+    expect(refused).toMatch(
+      /Error: agent-airlock is ESM only and require\(\) cannot load it here \(Node v[\d.]+\): use import\("agent-airlock"\)/,
+    );
+  }, 60_000);
+
   const configs = [
     { resolution: "bundler", module: "ESNext", env: "dom" },
     { resolution: "bundler", module: "ESNext", env: "node" },
@@ -280,6 +316,14 @@ console.log(JSON.stringify(out));
           /frameworks-bad\.ts\(\d+,\d+\): error TS2322/,
         );
       }
+      if (env === "node") {
+        // A Node host's own child process, as fromProcess and the raw loop take it.
+        writeFileSync(join(consumer, "child.ts"), NODE_CONSUMER);
+        const errors = (await check("child", ["child.ts"]))
+          .split("\n")
+          .filter((l) => /error TS/.test(l));
+        expect(errors).toEqual([]);
+      }
       // Negative controls: the checker runs, and the environment is what this case says.
       expect(await check("bad", ["bad.ts"])).toMatch(/bad\.ts\(\d+,\d+\): error TS2322/);
       const other = env === "dom" ? "node-only" : "dom-only";
@@ -290,6 +334,18 @@ console.log(JSON.stringify(out));
     120_000,
   );
 });
+
+/** A Node host: its ChildProcess through fromProcess, and its pipes through the raw loop. */
+const NODE_CONSUMER = `import { spawn } from "node:child_process";
+import { type CapturedCommand, fromProcess, shape } from "agent-airlock";
+
+const child = spawn("cargo", ["build"]);
+const output: CapturedCommand = fromProcess(child);
+await shape(output, { tool: "bash" });
+const other = spawn("ls");
+const exitCode = new Promise<number | null>((done) => other.on("close", done));
+await shape({ stdout: other.stdout, stderr: other.stderr, exitCode });
+`;
 
 /** Uses every entry and the public types a consumer is likely to name. */
 /** A host of each framework entry, typed against the framework's own types. */
@@ -325,6 +381,7 @@ new Agent({ name: "a", tools: [agents.withAirlock(fn), agents.readResultTool({ s
 
 const CONSUMER = `import {
   createShaper,
+  fromProcess,
   createMemoryStore,
   createResultReader,
   describeError,
@@ -359,6 +416,9 @@ const shaped: Shaped = await shapeBash(input);
 const page = await shape(new Response("<p>hi</p>", { headers: { "content-type": "text/html" } }));
 const bytes = await shape(new Uint8Array([1, 2, 3]));
 const stream = await shape(new Blob(["x"]).stream());
+await shape(new Request("https://example.test/", { method: "POST", body: "x" }));
+await shapeBash("a log", { maxTokens: 2000, tool: "tail", timeoutMs: 5000 });
+await shape(fromProcess({ stdout: "ok", exitCode: 0 }));
 const format: string | undefined = shaped.meta.format;
 const key: FingerprintKey = "0123456789abcdef0123";
 await redactWithFingerprints("x", { key });

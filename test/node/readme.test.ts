@@ -26,6 +26,7 @@ import * as zod from "zod";
 import { samples } from "../../demo/samples.ts";
 import { DEFAULT_STRUCTURED_LIMITS } from "../../src/decode/limits.js";
 import { compileOptions } from "../../src/options/compile.js";
+import { CALL_OPTIONS, SHAPE_OPTIONS } from "../../src/options/known.js";
 
 const root = new URL("../../", import.meta.url);
 const read = (path: string) => readFileSync(fileURLToPath(new URL(path, root)), "utf8");
@@ -97,6 +98,16 @@ describe("README", () => {
       ).toBe(true);
     }
     expect(readme.split("\n").length).toBeLessThanOrEqual(300);
+  });
+
+  it("docs/options.md has a row for every option shape() and a call take", () => {
+    const options = doc("options.md");
+    const missing = [...Object.keys(SHAPE_OPTIONS), ...Object.keys(CALL_OPTIONS)].filter(
+      (name) => row(options, name) === undefined,
+    );
+    expect(missing).toEqual([]);
+    // Negative control: a name that is no option has no row.
+    expect(row(options, "maxToken")).toBeUndefined();
   });
 
   it("states the defaults the code has, in its table and in docs/options.md", () => {

@@ -90,6 +90,57 @@ describe("command output", () => {
     ]);
   });
 
+  it("a child blocked on a full stdout writes stderr only once stdout is read: no joint sniff waits", async () => {
+    // Pipes with no buffer of their own, like a child's: stderr's first byte comes only after
+    // 256 KiB of stdout were taken, and stdout ends only after stderr has. Sniffing both heads
+    // before reading either waited for stderr's first 4 KiB while nobody read stdout.
+    const encoder = new TextEncoder();
+    let outTaken = 0;
+    let errDone: () => void = () => {};
+    const errEnded = new Promise<void>((done) => {
+      errDone = done;
+    });
+    let outWritten = 0;
+    const stdout = new ReadableStream<Uint8Array>(
+      {
+        async pull(c) {
+          if (outWritten < 256 * 1024) {
+            const chunk = encoder.encode(`${"o".repeat(1023)}\n`);
+            outWritten += chunk.byteLength;
+            c.enqueue(chunk);
+            outTaken = outWritten;
+          } else {
+            await errEnded;
+            c.close();
+          }
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    let errSent = false;
+    const stderr = new ReadableStream<Uint8Array>(
+      {
+        async pull(c) {
+          while (outTaken < 256 * 1024) await new Promise((r) => setTimeout(r, 1));
+          if (!errSent) {
+            errSent = true;
+            c.enqueue(encoder.encode("error: the build failed\n"));
+          } else {
+            c.close();
+            errDone();
+          }
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const shaped = await shape({ stdout, stderr, exitCode: 2 }, plain);
+    expect(shaped.text).toContain("error: the build failed");
+    expect(shaped.meta.sections.map((s) => [s.name, s.bytes])).toEqual([
+      ["stderr", 24],
+      ["stdout", 256 * 1024],
+    ]);
+  });
+
   it("the exit code may be a promise, settled after the pipes", async () => {
     let exit: (code: number) => void = () => {};
     const exitCode = new Promise<number>((done) => {

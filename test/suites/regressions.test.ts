@@ -334,7 +334,7 @@ describe("regressions, second review", () => {
   });
 
   it("a huge stdout read first cannot starve stderr of the byte budget", async () => {
-    const stdout = "o".repeat(99) + "\n";
+    const stdout = `${"o".repeat(99)}\n`;
     const shaped = await shape(
       { stdout: stdout.repeat(1000), stderr: "fatal: the reason it failed\n", exitCode: 1 },
       { ...plain, maxBytes: 60_000 },
