@@ -12,12 +12,22 @@
  * garbage included), records shown and omitted, how much planted evidence the text holds, and
  * whether the JSON under `data:` parses.
  *
+ * Case 4 is the same SQL rows under a domain key (`{ "payments": [...], "total": … }`) and under
+ * Elasticsearch's `hits.hits`, where only arrays under the nine envelope keys used to be records.
+ *
  *   npm run bench:structured
  *   node --expose-gc bench/structured.mjs --size=50     (MiB streamed in case 3; default 500)
+ *   AIRLOCK_BASELINE=<another build's index.js> ...     (adds that build's shape() to every case)
  */
+
+import { pathToFileURL } from "node:url";
 import { GCProfiler } from "node:v8";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { shape } from "../dist/index.js";
+
+const baseline = process.env.AIRLOCK_BASELINE
+  ? await import(pathToFileURL(process.env.AIRLOCK_BASELINE).href)
+  : undefined;
 
 const BUDGET = 4000;
 const sizeArg = process.argv.find((a) => a.startsWith("--size="))?.slice(7) ?? "500";
@@ -236,9 +246,22 @@ async function measure(run) {
   return { ...result, ms, peak };
 }
 
-async function airlock(input, options) {
-  const { text, status, meta } = await shape(input, { maxTokens: BUDGET, ...options });
+async function airlock(input, options, shaper = shape) {
+  const { text, status, meta } = await shaper(input, { maxTokens: BUDGET, ...options });
   return { text, status, tokens: meta.tokens, records: meta.records };
+}
+
+/** The runs of a case, with the baseline build's beside airlock's when one is given. */
+function withBaseline(runs) {
+  if (!baseline) return runs;
+  const out = [];
+  for (const run of runs) {
+    out.push(run);
+    const [name, kind, fn] = run;
+    if (name.startsWith("airlock"))
+      out.push([`baseline${name.slice(7)}`, kind, (onPull) => fn(onPull, baseline.shape)]);
+  }
+  return out;
 }
 
 const HEAD_CAP = 64 * 1024;
@@ -298,7 +321,7 @@ const yes = (ok) => (ok ? "yes" : "no");
 
 async function runCase(title, facts, runs) {
   const done = [];
-  for (const [name, kind, run] of runs) {
+  for (const [name, kind, run] of withBaseline(runs)) {
     const r = await measure(run);
     const found = facts.needles.filter((needle) => r.text.includes(needle)).length;
     done.push({ ...r, name, found, parses: parses(r.text, kind) });
@@ -319,7 +342,7 @@ async function runCase(title, facts, runs) {
   }
   const peer = done[0];
   for (const r of done.slice(1)) {
-    const m = r.records;
+    const m = r.records ?? { total: 0, errors: 0, errorsShown: 0, refused: {} };
     const check = tokens(r.text) === r.tokens ? "" : `  <- text counts ${n(tokens(r.text))} tokens`;
     const wrong =
       m.total !== records || m.errors !== errors ? `  <- expected ${n(records)}, ${n(errors)}` : "";
@@ -331,6 +354,11 @@ async function runCase(title, facts, runs) {
       `  ratio ${r.name} / head+tail time: ${(r.ms / peer.ms).toFixed(1)}x; evidence kept: airlock` +
         ` ${yes(r.found)} (${r.found}/${needles.length}) vs head+tail ${yes(peer.found)} (${peer.found}/${needles.length})`,
     );
+    const base = done.find((d) => d.name === `baseline${r.name.slice(7)}`);
+    if (base && r.name.startsWith("airlock"))
+      console.log(
+        `  ratio ${r.name} / baseline time: ${(r.ms / base.ms).toFixed(2)}x; evidence ${r.found}/${needles.length} vs baseline ${base.found}/${needles.length}`,
+      );
   }
 }
 
@@ -351,11 +379,11 @@ headTail(warm);
   facts.tokens = tokens(json);
   await runCase("1. GitHub search response: 1,412 issues of ~40 fields (JSON string)", facts, [
     ["head+tail", "json", async () => headTail(json)],
-    ["airlock", "airlock", () => airlock(json, type)],
+    ["airlock", "airlock", (_, s) => airlock(json, type, s)],
     [
       "airlock fields+sort",
       "airlock",
-      () => airlock(json, { ...type, fields, sort: "updated_at desc" }),
+      (_, s) => airlock(json, { ...type, fields, sort: "updated_at desc" }, s),
     ],
   ]);
 }
@@ -377,7 +405,7 @@ headTail(warm);
       facts,
       [
         ["head+tail", kind, async () => headTail(text)],
-        ["airlock", "airlock", () => airlock(text, { contentType })],
+        ["airlock", "airlock", (_, s) => airlock(text, { contentType }, s)],
       ],
     );
   }
@@ -401,7 +429,35 @@ headTail(warm);
     facts,
     [
       ["head+tail", "json", (onPull) => headTailStream(jsonStream(blocks, count, onPull))],
-      ["airlock", "airlock", (onPull) => airlock(jsonStream(blocks, count, onPull), options)],
+      ["airlock", "airlock", (onPull, s) => airlock(jsonStream(blocks, count, onPull), options, s)],
     ],
   );
+}
+
+{
+  const rand = prng(2);
+  const rows = Array.from({ length: 100_000 }, (_, i) => sqlRow(i + 1, rand));
+  const needles = rows.filter((r) => r.level === "error").map((r) => r.message);
+  const nested = {
+    took: 12,
+    timed_out: false,
+    hits: {
+      total: { value: rows.length, relation: "eq" },
+      max_score: 1,
+      hits: rows.map((r) => ({ _index: "logs", _id: String(r.id), _source: r })),
+    },
+  };
+  const inputs = [
+    ['{ "payments": [...], "total" }', JSON.stringify({ payments: rows, total: rows.length })],
+    ["Elasticsearch hits.hits", JSON.stringify(nested)],
+  ];
+  rows.length = 0;
+  for (const [name, text] of inputs) {
+    const facts = { bytes: byteLength(text), records: 100_000, errors: needles.length, needles };
+    facts.tokens = tokens(text);
+    await runCase(`4. The same 100,000 rows under ${name} (JSON string)`, facts, [
+      ["head+tail", "json", async () => headTail(text)],
+      ["airlock", "airlock", (_, s) => airlock(text, { contentType: "application/json" }, s)],
+    ]);
+  }
 }

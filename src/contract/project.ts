@@ -222,22 +222,36 @@ export function compileProjection(spec: string | readonly string[]): Projection 
     parseSpec(text as string, texts === spec ? ` of path ${n}` : "", count),
   );
 
-  // A shared `name[*].` (or `[*].`) prefix on every path addresses records under an envelope.
-  const prefixOf = (p: readonly Segment[]): string | undefined => {
-    const head = p[0];
-    if (p.length < 2 || head === undefined || head.kind === "group") return undefined;
-    return head.kind === "star" ? "" : head.star ? `.${head.name}` : undefined;
+  // A shared prefix of plain names ending in `name[*].` (`items[*].`, `hits.hits[*].`), or a
+  // leading `[*].`, on every path addresses the records of the array there.
+  const prefixOf = (p: readonly Segment[]): { names: string[]; text: string } | undefined => {
+    const names: string[] = [];
+    for (let k = 0; k < p.length - 1; k++) {
+      const s = p[k] as Segment;
+      if (s.kind === "group") return undefined;
+      if (s.kind === "star") return k === 0 ? { names, text: "[*]" } : undefined;
+      names.push(s.name);
+      if (s.star) return { names, text: names.join("\u0000") };
+    }
+    return undefined;
   };
   const prefix = prefixOf(paths[0] as Segment[]);
-  const prefixed = prefix !== undefined && paths.every((p) => prefixOf(p) === prefix);
+  const prefixed = prefix !== undefined && paths.every((p) => prefixOf(p)?.text === prefix.text);
   const record: Group = new Map();
-  for (const p of paths) insert(record, p, prefixed ? 1 : 0);
+  for (const p of paths)
+    insert(record, p, prefixed ? (prefix as { names: string[] }).names.length || 1 : 0);
   let document = record;
   let recordPath: string[] | undefined;
-  if (prefixed && prefix !== "") {
-    const name = prefix.slice(1);
-    recordPath = [name];
-    document = new Map([[name, { whole: false, starOnly: true, children: record }]]);
+  if (prefixed && prefix.names.length > 0) {
+    recordPath = prefix.names;
+    // The document keeps the path down to the array, and the record fields under it.
+    let level: Group = new Map([
+      [prefix.names.at(-1) as string, { whole: false, starOnly: true, children: record }],
+    ]);
+    for (const name of prefix.names.slice(0, -1).reverse()) {
+      level = new Map([[name, { whole: false, starOnly: false, children: level }]]);
+    }
+    document = level;
   } else if (prefixed) {
     recordPath = []; // arrays are mapped over anyway; an object is projected as one record
   }

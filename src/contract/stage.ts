@@ -84,11 +84,14 @@ function checked(
   const project = (raw: JsonValue): JsonValue => {
     const p = o.projection;
     if (p === undefined) return raw;
-    const envelope = facts()?.envelope;
+    const f = facts();
     const at = p.recordPath;
+    // The spec's array is where these records are: the first array, or any of several.
     const here =
       at === undefined ||
-      (at.length === 0 ? envelope === undefined : at.length === 1 && at[0] === envelope);
+      (at.length === 0
+        ? f?.envelope === undefined
+        : at.join(".") === f?.envelope || (f?.paths ?? []).some((x) => x.path === at.join(".")));
     return here ? projectRecord(raw, p, projectionStats) : projectDocument(raw, p, projectionStats);
   };
 

@@ -1,95 +1,77 @@
-import type { LongString } from "./long-string.js";
 /**
- * Splits a streamed JSON array into its records without holding the array: a top-level array
- * (`[{…}, {…}]`), or the array under a common envelope key (`{"items": […]}`, `data`, `results`,
- * `events`, `rows`, …). Each record's text is handed on whole, to be parsed under limits; the
- * splitter holds at most one record, so a 500 MB array streams in flat memory.
+ * Splits a streamed JSON document into its records without holding it: the records are the
+ * elements of its record arrays, wherever they are (`payments`, `hits.hits`,
+ * `data.repository.issues.nodes`), as `record-rule.ts` decides. Each record array is a section;
+ * the document around them (the envelope) is kept with every record array written `[]`. Arrays
+ * inside a record stay part of it.
  *
  * It only tracks strings, escapes and bracket depth; it does not validate. Whatever it hands on
- * is parsed strictly (`parseJson`), and the document around the records (envelope keys, the
- * closing brackets) is checked for balance at the end.
+ * is parsed strictly (`parseJson`), and the document around the records is checked for balance at
+ * the end. It holds at most one record, or an undecided array's first `RECORDS_AT_CHARS`
+ * characters and its element in progress, so a 500 MB array streams in flat memory.
  */
 
-/** Envelope keys whose array holds the records. */
-export const ENVELOPE_KEYS: readonly string[] = [
-  "items",
-  "data",
-  "results",
-  "events",
-  "rows",
-  "records",
-  "hits",
-  "entries",
-  "values",
-];
+import type { LongString } from "./long-string.js";
+import { arrayKind, enoughForRecords, recordRule } from "./record-rule.js";
+
+import type {
+  RecordSection,
+  RecordSink,
+  RecordSplitter,
+  RecordSplitterOptions,
+  RecordSplitterStats,
+  SplitEnd,
+} from "./split-types.js";
+
+export { ENVELOPE_KEYS } from "./record-rule.js";
+export type * from "./split-types.js";
 
 /** What ends a run of ordinary string characters. */
 const STRING_STOP = /["\\]/g;
 /** What matters between strings inside a record. */
 const STRUCTURE = /["[\]{},]/g;
+/** Characters of a key that are kept to name a path. */
+const KEY_CHARS = 256;
 
-export interface RecordSink {
-  /** One record's JSON text, with its 0-based index in the array. */
-  record(text: string, index: number): void;
-  /** A record longer than `maxRecordChars`: counted, not held. */
-  oversized?(index: number, chars: number): void;
+/** An open container outside the record arrays. */
+interface Frame {
+  readonly object: boolean;
+  /** Keys from the top down to this container (an object's own path). */
+  readonly path: readonly string[];
+  /** The key whose value is being read (objects only). */
+  key: string | undefined;
+  /** A `:` was read and its value has not ended with `,` or `}`. */
+  expect: boolean;
+  /** No array in here can be records (an array the host's paths did not name). */
+  readonly opaque: boolean;
 }
 
-export interface RecordSplitterStats {
-  /** Records seen (handed on or oversized). */
-  records: number;
-  /** The envelope key the records were under, or undefined for a top-level array. */
-  envelope: string | undefined;
-}
-
-export type SplitEnd =
-  | { readonly ok: true; readonly stats: RecordSplitterStats }
-  | {
-      readonly ok: false;
-      readonly code: "records/not-an-array" | "records/unbalanced" | "records/syntax";
-      readonly stats: RecordSplitterStats;
-    };
-
-export interface RecordSplitter {
-  write(chunk: string): void;
-  end(): SplitEnd;
-  readonly stats: RecordSplitterStats;
-  /**
-   * The document around the records, with the records array written `[]`
-   * (`{"total_count": 1412, "items": []}`), or the whole document when it holds no records array;
-   * undefined when it was longer than `maxOutsideChars`.
-   */
-  outside(): string | undefined;
+/** Compact JSON characters of an element's text (its whitespace outside strings left out). */
+function compactLength(text: string): number {
+  try {
+    return JSON.stringify(JSON.parse(text)).length;
+  } catch {
+    return text.length;
+  }
 }
 
 /**
  * @example
  * const split = createRecordSplitter({ record: (text) => rows.push(parseJson(text)) });
  * for await (const chunk of decodedChunks) split.write(chunk);
- * split.end(); // { ok: true, stats: { records: 1412, envelope: "items" } }
+ * split.end(); // { ok: true, stats: { records: 1412, envelope: "items", sections: [...] } }
  */
 export function createRecordSplitter(
   sink: RecordSink,
-  options: {
-    maxRecordChars?: number;
-    envelopeKeys?: readonly string[];
-    /** Characters of the document outside the records array that are held. Default 8 MiB. */
-    maxOutsideChars?: number;
-    /**
-     * Value strings longer than this stream into a placeholder instead of being held (a blob
-     * for base64 and data URIs, else the string's head and tail). Default: none is streamed.
-     */
-    maxStringChars?: number;
-    /** Makes the placeholder of a long string (see `long-string.ts`). */
-    longString?: () => LongString;
-  } = {},
+  options: RecordSplitterOptions = {},
 ): RecordSplitter {
   const maxString = options.maxStringChars ?? Number.POSITIVE_INFINITY;
   const maxRecord = options.maxRecordChars ?? 1 << 20;
   const maxOutside = options.maxOutsideChars ?? 8 << 20;
+  const rule = recordRule(options);
   let outside = "";
   let outsideOver = false;
-  /** A comma was read at record depth and no record has started since (`[1,,2]`, `[1,]`). */
+  /** A comma was read at element depth and no element has started since (`[1,,2]`, `[1,]`). */
   let expectRecord = false;
   let syntax = false;
   function keepOutside(text: string): void {
@@ -99,28 +81,32 @@ export function createRecordSplitter(
       outside = "";
     } else outside += text;
   }
-  const envelopeKeys = new Set(options.envelopeKeys ?? ENVELOPE_KEYS);
-  const stats: RecordSplitterStats = { records: 0, envelope: undefined };
+  const stats: RecordSplitterStats = { records: 0, envelope: undefined, sections: [] };
 
-  // Where we are: before the document, in the envelope object (looking for the records key),
-  // in the records array, or after it.
-  let phase: "start" | "envelope" | "records" | "after" | "refused" = "start";
+  // Where we are: before the document, outside the record arrays, in an array whose elements are
+  // split (records, or not yet decided), or after the document.
+  let phase: "start" | "outside" | "array" | "after" | "refused" = "start";
   let depth = 0;
+  const frames: Frame[] = [];
   let inString = false;
   let escaped = false;
-  /** Depth of the records array's elements (1 for a top-level array, 2 under an envelope). */
-  let recordDepth = 1;
-  // The record being read: its text so far (unless oversized), and its length.
+  /** Depth of the array's elements. */
+  let elementDepth = 1;
+  /** The array being split is not yet known to be records: its elements are held. */
+  let pending = false;
+  /** ...and its name says failures: one element is enough. */
+  let eager = false;
+  let pendingPath = "";
+  let held: string[] = [];
+  let heldChars = 0;
+  let section = -1;
+  // The element being read: its text so far (unless oversized), and its length.
   let record = "";
   let recordChars = 0;
   let inRecord = false;
-  // In the envelope: the last string read at depth 1 (a candidate key), and its text.
+  // Outside: the key being read, and whether a string is one.
   let keyText = "";
   let readingKey = false;
-  let lastKey: string | undefined;
-  let expectValueOf: string | undefined;
-  /** True once the records array was found. */
-  let found = false;
   // The value string being read, measured so a long one can stream instead of being held: its
   // raw characters in earlier chunks, the held text's length before its opening quote (when that
   // quote was in an earlier chunk), and its placeholder once it is long.
@@ -129,22 +115,61 @@ export function createRecordSplitter(
   let strBase = 0;
   let long: LongString | undefined;
 
+  function beginSection(path: string): void {
+    section = stats.sections.length;
+    stats.sections.push({ path, count: 0 });
+    if (section === 0) stats.envelope = path === "" ? undefined : path;
+    sink.section?.(path, section);
+  }
+
+  function emit(text: string, chars: number): void {
+    const index = stats.records++;
+    const s = stats.sections[section] as RecordSection;
+    s.count++;
+    if (chars > maxRecord) sink.oversized?.(index, chars, section);
+    else sink.record(text, index, section);
+  }
+
+  /** An undecided array turns out to be records: what it held goes first. */
+  function promote(): void {
+    pending = false;
+    beginSection(pendingPath);
+    for (const text of held) emit(text, text.length);
+    held = [];
+    heldChars = 0;
+  }
+
   function finishRecord(): void {
     if (!inRecord) return;
-    const index = stats.records++;
-    if (recordChars > maxRecord) sink.oversized?.(index, recordChars);
-    else sink.record(record.trim(), index);
+    const over = recordChars > maxRecord;
+    const text = over ? "" : record.trim();
+    if (pending && !over) {
+      held.push(text);
+      heldChars += compactLength(text);
+      if (enoughForRecords(held.length, heldChars, eager)) promote();
+    } else {
+      // An element too large to hold is no tag or coordinate: its array is records.
+      if (pending) promote();
+      emit(text, recordChars);
+    }
     record = "";
     recordChars = 0;
     inRecord = false;
   }
 
+  /** What an array opened outside the record arrays is: records, undecided, or plain. */
+  function kindIn(parent: Frame | undefined): ReturnType<typeof arrayKind> {
+    if (parent === undefined) return "records";
+    if (!parent.object || parent.opaque || parent.key === undefined) return "plain";
+    return arrayKind(rule, parent.path, parent.key, stats.sections.length);
+  }
+
   function write(chunk: string): void {
-    // Start of the part of `chunk` that belongs to the current record (-1: none, a long string
+    // Start of the part of `chunk` that belongs to the current element (-1: none, a long string
     // is streaming).
     let from = long ? -1 : 0;
-    // Start of the part of `chunk` outside the records array, or -1 while inside it.
-    let outsideFrom = phase === "records" || long ? -1 : 0;
+    // Start of the part of `chunk` outside the record arrays, or -1 while inside one.
+    let outsideFrom = phase === "array" || long ? -1 : 0;
     // Where the measured string's opening quote is in this chunk (-1: an earlier chunk).
     let strAt = -1;
     for (let i = 0; i < chunk.length; i++) {
@@ -171,7 +196,8 @@ export function createRecordSplitter(
           continue;
         }
         if (long !== undefined && !(c === 0x22 && !escaped)) long.write(chunk[i] as string);
-        if (readingKey && !(c === 0x22 && !escaped)) keyText += chunk[i];
+        if (readingKey && !(c === 0x22 && !escaped) && keyText.length < KEY_CHARS)
+          keyText += chunk[i];
         if (escaped) escaped = false;
         else if (c === 0x5c) escaped = true;
         else if (c === 0x22) {
@@ -180,7 +206,8 @@ export function createRecordSplitter(
           measuring = false;
           if (readingKey) {
             readingKey = false;
-            lastKey = keyText;
+            const frame = frames[frames.length - 1];
+            if (frame) frame.key = keyText;
           }
         }
         continue;
@@ -188,44 +215,61 @@ export function createRecordSplitter(
       if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
       if (phase === "start") {
         if (c === 0x5b) {
-          enterRecords(1, i);
-        } else if (c === 0x7b) {
-          phase = "envelope";
           depth = 1;
+          beginSection("");
+          enterArray(i, false);
+        } else if (c === 0x7b) {
+          phase = "outside";
+          depth = 1;
+          frames.push({ object: true, path: [], key: undefined, expect: false, opaque: false });
         } else {
           phase = "refused";
         }
         continue;
       }
-      if (phase === "envelope") {
+      if (phase === "outside") {
+        const frame = frames[frames.length - 1] as Frame;
         if (c === 0x22) {
           inString = true;
-          if (depth === 1 && expectValueOf === undefined) {
+          if (frame.object && !frame.expect) {
             readingKey = true;
             keyText = "";
           } else measure(i, outside.length + (i - outsideFrom));
-        } else if (c === 0x3a && depth === 1) {
-          expectValueOf = lastKey;
-        } else if (c === 0x2c && depth === 1) {
-          expectValueOf = undefined;
-        } else if (c === 0x5b && depth === 1 && expectValueOf !== undefined) {
-          if (envelopeKeys.has(expectValueOf) && stats.envelope === undefined) {
-            stats.envelope = expectValueOf;
-            enterRecords(2, i);
-          } else {
-            depth++;
-          }
-          expectValueOf = undefined;
-        } else if (c === 0x5b || c === 0x7b) {
+        } else if (c === 0x3a && frame.object) {
+          frame.expect = true;
+        } else if (c === 0x2c) {
+          frame.expect = false;
+          frame.key = frame.object ? undefined : frame.key;
+        } else if (c === 0x5b) {
+          const kind = kindIn(frame);
           depth++;
-          if (depth === 2) expectValueOf = undefined;
+          if (kind === "plain") {
+            frames.push({ object: false, path: [], key: undefined, expect: false, opaque: true });
+          } else {
+            pendingPath = [...frame.path, frame.key as string].join(".");
+            if (kind === "records") beginSection(pendingPath);
+            eager = kind === "eager";
+            enterArray(i, kind !== "records");
+          }
+        } else if (c === 0x7b) {
+          depth++;
+          const path =
+            frame.object && frame.key !== undefined ? [...frame.path, frame.key] : frame.path;
+          frames.push({
+            object: true,
+            path,
+            key: undefined,
+            expect: false,
+            opaque: frame.opaque || !frame.object,
+          });
         } else if (c === 0x5d || c === 0x7d) {
           depth--;
+          frames.pop();
           if (depth === 0) phase = "after";
         }
         continue;
       }
-      // phase === "records"
+      // phase === "array": split its elements at its own depth.
       if (c === 0x22) {
         inString = true;
         if (!inRecord) startRecord(i);
@@ -234,20 +278,26 @@ export function createRecordSplitter(
         if (!inRecord) startRecord(i);
         depth++;
       } else if (c === 0x5d || c === 0x7d) {
-        if (depth === recordDepth) {
-          // The records array closes.
+        if (depth === elementDepth) {
+          // The array closes.
           if (expectRecord && !inRecord) refuse();
           take(chunk, from, i);
           finishRecord();
           expectRecord = false;
+          if (pending) {
+            // It never held enough to be records: it is part of the document, as it came.
+            keepOutside(held.join(","));
+            pending = false;
+            held = [];
+            heldChars = 0;
+          }
           outsideFrom = i;
           depth--;
-          phase = recordDepth === 1 ? "after" : "envelope";
-          if (phase === "envelope") expectValueOf = undefined;
+          phase = depth === 0 ? "after" : "outside";
           continue;
         }
         depth--;
-      } else if (c === 0x2c && depth === recordDepth) {
+      } else if (c === 0x2c && depth === elementDepth) {
         if (!inRecord) refuse();
         take(chunk, from, i);
         finishRecord();
@@ -256,13 +306,13 @@ export function createRecordSplitter(
       } else if (!inRecord) {
         startRecord(i);
       } else {
-        // Inside a record, between structure: jump to the next quote, bracket, brace or comma.
+        // Inside an element, between structure: jump to the next quote, bracket, brace or comma.
         STRUCTURE.lastIndex = i + 1;
         const stop = STRUCTURE.exec(chunk);
         i = (stop === null ? chunk.length : stop.index) - 1;
       }
     }
-    if (phase === "records") take(chunk, from, chunk.length);
+    if (phase === "array") take(chunk, from, chunk.length);
     else if (outsideFrom >= 0) keepOutside(chunk.slice(outsideFrom));
     if (measuring && long === undefined) strSeen += chunk.length - (strAt >= 0 ? strAt + 1 : 0);
 
@@ -279,7 +329,7 @@ export function createRecordSplitter(
     function goLong(i: number): void {
       const made = (options.longString as () => LongString)();
       const start = strAt >= 0 ? strAt + 1 : 0;
-      if (phase === "records") {
+      if (phase === "array") {
         if (strAt >= 0) take(chunk, from, strAt);
         else {
           made.write(record.slice(strBase + 1));
@@ -303,7 +353,7 @@ export function createRecordSplitter(
     function endLong(i: number): void {
       const text = (long as LongString).end();
       long = undefined;
-      if (phase === "records") {
+      if (phase === "array") {
         recordChars += text.length;
         if (recordChars <= maxRecord) record += text;
         from = i + 1;
@@ -313,14 +363,13 @@ export function createRecordSplitter(
       }
     }
 
-    /** The records array opens at `at` (its `[`), its elements at `level`. */
-    function enterRecords(level: number, at: number): void {
-      phase = "records";
-      found = true;
-      recordDepth = level;
-      depth = level;
+    /** An array whose elements are split opens at `at` (its `[`). */
+    function enterArray(at: number, undecided: boolean): void {
+      phase = "array";
+      pending = undecided;
+      elementDepth = depth;
       from = at + 1;
-      keepOutside(chunk.slice(outsideFrom, at + 1));
+      keepOutside(chunk.slice(Math.max(0, outsideFrom), at + 1));
       outsideFrom = -1;
     }
 
@@ -353,7 +402,9 @@ export function createRecordSplitter(
     },
     end(): SplitEnd {
       if (syntax) return { ok: false, code: "records/syntax", stats };
-      if (!found) return { ok: false, code: "records/not-an-array", stats };
+      // Cut off inside an undecided array (the byte cap): what it held was records being read.
+      if (phase === "array" && pending && held.length > 0) promote();
+      if (stats.sections.length === 0) return { ok: false, code: "records/not-an-array", stats };
       if (depth !== 0 || inString) return { ok: false, code: "records/unbalanced", stats };
       return { ok: true, stats };
     },

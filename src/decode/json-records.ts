@@ -18,16 +18,25 @@ import { LIMIT_CODES } from "./records.js";
  */
 export function createJsonSplitter(ctx: SplitContext): Split {
   const { limits } = ctx;
+  const paths = ctx.facts.paths;
   const splitter = createRecordSplitter(
     {
-      record: (text, index) => {
-        // The envelope is known once its records begin: a projection needs it for the first.
-        ctx.facts.envelope ??= splitter.stats.envelope;
+      // A record array begins: it is known before its first record, for a projection and keep.
+      section: (path) => {
+        paths.push({ path, from: splitter.stats.records + 1, count: 0 });
+        if (paths.length === 1 && path !== "") ctx.facts.envelope = path;
+      },
+      record: (text, index, section) => {
+        (paths[section] as { count: number }).count++;
         ctx.queue.push({ text, index: index + 1 });
       },
-      oversized: () => ctx.refuse("json/record-too-large"),
+      oversized: (_, __, section) => {
+        (paths[section] as { count: number }).count++;
+        ctx.refuse("json/record-too-large");
+      },
     },
     {
+      ...(ctx.paths !== undefined ? { paths: ctx.paths } : {}),
       maxRecordChars: limits.maxRecordChars,
       maxOutsideChars: limits.maxDocumentChars,
       // A string too long to hold streams into a placeholder: the document is never refused for it.

@@ -27,6 +27,8 @@ export interface RecordsOptions {
   /** Bytes of a sniffed input held so that it can still be read again as text. */
   readonly window: number;
   readonly maxBytes: number;
+  /** The record arrays' paths, when the host named them (the `records` option). */
+  readonly paths?: readonly string[];
 }
 
 /** Codes that say a record broke a size limit (refused alone), as opposed to malformed JSON. */
@@ -75,6 +77,8 @@ export interface SplitContext {
   readonly lenient: boolean;
   /** How many bytes the read has taken so far (for a cap message). */
   readonly maxBytes: number;
+  /** The record arrays' paths the host named (the `records` option). */
+  readonly paths?: readonly string[];
   readonly hashLimit: number;
 }
 
@@ -121,6 +125,7 @@ export async function pumpRecords(
     lenient: sniffed,
     maxBytes: o.maxBytes,
     hashLimit: o.hashLimit,
+    ...(o.paths !== undefined ? { paths: o.paths } : {}),
     refuse(code) {
       facts.refused[code] = (facts.refused[code] ?? 0) + 1;
     },

@@ -1,32 +1,15 @@
 /**
- * An already-parsed value as records: an array is records, an object whose first envelope key
- * (`items`, `events`, `rows`, …) holds an array is records under that envelope, anything else is
- * one document. The same rules as for the same value written as JSON text, so both give the same
- * result.
+ * An already-parsed value as records: its record arrays are found by the rule the JSON splitter
+ * applies to the same value written as text (`record-paths.ts`), so both give the same result. A
+ * value with no record array is one document.
  */
 import { createRecordFacts } from "../pipeline/facts.js";
 import type { RecordSink } from "../pipeline/flow.js";
 import type { RunContext } from "../pipeline/run.js";
 import type { JsonValue } from "../pipeline/unit.js";
 import { fromJs } from "./from-js.js";
-import { ENVELOPE_KEYS } from "./json-array.js";
+import { findRecordArrays } from "./record-paths.js";
 import type { StructuredLimits } from "./records.js";
-
-const ENVELOPES = new Set(ENVELOPE_KEYS);
-
-/** The envelope key of an object, as the JSON splitter would find it: the first that holds an array. */
-function envelopeOf(value: object): string | undefined {
-  try {
-    for (const key of Object.keys(value)) {
-      if (!ENVELOPES.has(key)) continue;
-      const v = (value as Record<string, unknown>)[key];
-      if (Array.isArray(v)) return key;
-    }
-  } catch {
-    // A throwing getter or trap: read as one document, where fromJs reports it.
-  }
-  return undefined;
-}
 
 /**
  * @example
@@ -37,21 +20,19 @@ export async function pumpValue(
   sink: () => RecordSink,
   ctx: RunContext,
   limits: StructuredLimits,
+  paths?: readonly string[],
 ): Promise<void> {
   const facts = createRecordFacts("json");
   ctx.facts.records = facts;
-  const array = Array.isArray(value) ? value : undefined;
-  const envelope =
-    array === undefined && typeof value === "object" && value !== null
-      ? envelopeOf(value)
-      : undefined;
-  const records =
-    array ??
-    (envelope !== undefined
-      ? ((value as Record<string, unknown>)[envelope] as unknown[])
-      : undefined);
+  const sizeOf = (element: unknown) => {
+    const read = fromJs(element, limits, true);
+    if (!read.ok) return -1;
+    const size = JSON.stringify(read.value).length;
+    return size > limits.maxRecordChars ? -1 : size;
+  };
+  const found = findRecordArrays(value, { ...(paths !== undefined ? { paths } : {}), sizeOf });
   const target = sink();
-  if (records === undefined) {
+  if (found.sections.length === 0) {
     facts.shape = "document";
     const read = fromJs(value, limits, true);
     if (!read.ok) {
@@ -62,26 +43,36 @@ export async function pumpValue(
     await target.end?.(0);
     return;
   }
-  if (records.length > limits.maxArrayLength) {
-    facts.refusal = {
-      code: "json/array-too-long",
-      message: `json: array longer than ${limits.maxArrayLength} elements`,
-    };
-    return;
-  }
-  if (envelope !== undefined) facts.envelope = envelope;
-  for (const element of records) {
-    const read = fromJs(element, limits, true);
-    if (!read.ok) {
-      facts.refused[read.code] = (facts.refused[read.code] ?? 0) + 1;
-      continue;
+  for (const { array } of found.sections) {
+    if (array.length > limits.maxArrayLength) {
+      facts.refusal = {
+        code: "json/array-too-long",
+        message: `json: array longer than ${limits.maxArrayLength} elements`,
+      };
+      return;
     }
-    facts.count++;
-    const pending = target.record(read.value, facts.count, "record");
-    if (pending !== undefined) await pending;
   }
-  if (envelope !== undefined) {
-    const around = fromJs({ ...(value as object), [envelope]: [] }, limits, true);
+  const first = found.sections[0]?.path ?? "";
+  if (first !== "") facts.envelope = first;
+  let index = 0;
+  for (const { path, array } of found.sections) {
+    const section = { path, from: index + 1, count: 0 };
+    facts.paths.push(section);
+    for (const element of array) {
+      index++;
+      section.count++;
+      const read = fromJs(element, limits, true);
+      if (!read.ok) {
+        facts.refused[read.code] = (facts.refused[read.code] ?? 0) + 1;
+        continue;
+      }
+      facts.count++;
+      const pending = target.record(read.value, index, "record");
+      if (pending !== undefined) await pending;
+    }
+  }
+  if (first !== "") {
+    const around = fromJs(found.envelope, limits, true);
     if (around.ok) await target.record(around.value as JsonValue, 0, "envelope");
   }
   await target.end?.(facts.count);

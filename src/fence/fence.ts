@@ -72,3 +72,25 @@ export async function fence(
     salt++;
   }
 }
+
+const OPENING =
+  /^<untrusted-data(?: source="tool:[A-Za-z0-9_.:/@-]{1,64}")? boundary="([0-9a-f]{16}|[0-9]{9})">\n/;
+
+/**
+ * The body of a text that is exactly one airlock fence and nothing else (a shaping server's
+ * output, read by a shaping client): the opening line, the body, the closing line with the same
+ * boundary, and the boundary nowhere in the body. Anything else (text outside the fence, a second
+ * fence, a forged or mismatched closing line) is undefined: it is tool text like any other.
+ *
+ * @example
+ * unfence('<untrusted-data boundary="123456789">\nhello\n</untrusted-data boundary="123456789">'); // "hello"
+ */
+export function unfence(text: string): string | undefined {
+  const m = OPENING.exec(text.slice(0, 160));
+  if (m === null) return undefined;
+  const boundary = m[1] as string;
+  const close = `\n</untrusted-data boundary="${boundary}">`;
+  if (text.length < m[0].length + close.length || !text.endsWith(close)) return undefined;
+  const body = text.slice(m[0].length, text.length - close.length);
+  return body.includes(boundary) ? undefined : body;
+}

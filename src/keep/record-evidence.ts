@@ -23,6 +23,8 @@ const LEVEL_FIELDS = new Set([
   "severitytext",
   "priority",
   "type",
+  // Kubernetes' `status.phase` (Failed), Argo's and Tekton's phases.
+  "phase",
 ]);
 /** Level fields that may hold logcat's or glog's single letter (`"E"`, `"W"`). */
 const LETTER_FIELDS = new Set(["level", "lvl", "severity", "loglevel", "log_level", "priority"]);
@@ -85,11 +87,20 @@ function numberSeverity(name: string, v: number): Severity {
   return 0;
 }
 
+/** Levels below a record's top that are read (`_source.level`, `node.status.conclusion`). */
+const DEPTH = 4;
+/** Objects of one record read at most (the first ones, breadth first). */
+const OBJECTS = 48;
+/** Elements of an array inside a record that are read. */
+const ELEMENTS = 8;
+
 /**
  * The severity of one record, on the same scale as lines. A string record (a line of text
  * among records) is read like a line; an object by its level, status and error fields and by
- * its text fields, at its top level and one level below (`log.level`, `event.message`).
- * The classifier holds its own regex state: make one per stream.
+ * its text fields, at its top level and in the objects below it, breadth first, a few levels
+ * deep (`log.level`, `_source.level`, `status.phase`, `node.checkSuite.conclusion`) and into the
+ * first elements of its arrays, within a bound. The classifier holds its own regex state: make
+ * one per stream.
  *
  * @example
  * const classify = recordClassifier();
@@ -101,7 +112,8 @@ export function recordClassifier(): (record: JsonValue) => Severity {
   // Most text fields hold no evidence word: the literal anchors rule them out at scan speed.
   const anchors = anchorScanner();
   const line = (text: string): Severity => (mayBeEvidence(anchors, text) ? classifyLine(text) : 0);
-  const fields = (object: { [key: string]: JsonValue }): Severity => {
+  /** `words`: free-text fields count too (a record's own, and its objects' one level down). */
+  const fields = (object: { [key: string]: JsonValue }, words: boolean): Severity => {
     let worst = 0 as Severity;
     const raise = (s: Severity) => {
       if (s > worst) worst = s;
@@ -112,7 +124,8 @@ export function recordClassifier(): (record: JsonValue) => Severity {
       if (typeof v === "string") {
         if (LEVEL_FIELDS.has(name)) raise(wordSeverity(v));
         if (LETTER_FIELDS.has(name)) raise(letterSeverity(v));
-        if (TEXT_FIELDS.has(name)) raise(line(v.length > TEXT_CHARS ? v.slice(0, TEXT_CHARS) : v));
+        if (words && TEXT_FIELDS.has(name))
+          raise(line(v.length > TEXT_CHARS ? v.slice(0, TEXT_CHARS) : v));
         if (ERROR_FIELDS.has(name) && v.trim() !== "") raise(2);
       } else if (typeof v === "number") {
         if (HTTP_STATUS_FIELDS.has(name) && v >= 500 && v <= 599) raise(2);
@@ -130,14 +143,30 @@ export function recordClassifier(): (record: JsonValue) => Severity {
       return line(record.length > TEXT_CHARS ? record.slice(0, TEXT_CHARS) : record);
     }
     if (record === null || typeof record !== "object" || Array.isArray(record)) return 0;
-    let worst = fields(record) as Severity;
-    if (worst === 3) return worst;
-    for (const key of Object.keys(record)) {
-      const v = record[key];
-      if (v !== null && typeof v === "object" && !Array.isArray(v)) {
-        const s = fields(v);
-        if (s > worst) worst = s;
-        if (worst === 3) break;
+    let worst = 0 as Severity;
+    // Breadth first: a record's own fields say most; what is deeper only adds.
+    // Free text is read in the record and its objects one level down (`event.message`); below
+    // that, and in arrays (a label's description), only level, status and error fields count.
+    type Visit = {
+      readonly object: { [key: string]: JsonValue };
+      readonly depth: number;
+      readonly words: boolean;
+    };
+    const queue: Visit[] = [{ object: record, depth: 0, words: true }];
+    for (let at = 0; at < queue.length && at < OBJECTS; at++) {
+      const { object, depth, words } = queue[at] as Visit;
+      const s = fields(object, words);
+      if (s > worst) worst = s;
+      if (worst === 3 || depth >= DEPTH) continue;
+      for (const key of Object.keys(object)) {
+        const v = object[key];
+        if (v === null || typeof v !== "object") continue;
+        if (!Array.isArray(v)) queue.push({ object: v, depth: depth + 1, words: depth === 0 });
+        else
+          for (const item of v.slice(0, ELEMENTS))
+            if (item !== null && typeof item === "object" && !Array.isArray(item))
+              queue.push({ object: item, depth: depth + 1, words: false });
+        if (queue.length >= OBJECTS) break;
       }
     }
     return worst;

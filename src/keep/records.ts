@@ -3,9 +3,12 @@
  * view keeper, tapped whole to the store and counted into the aggregates. Loaded with the first
  * structured result.
  */
+
+import { pathSeverity } from "../decode/record-rule.js";
+import { sectionOf } from "../pipeline/facts.js";
 import type { RecordSink } from "../pipeline/flow.js";
 import type { RunContext } from "../pipeline/run.js";
-import type { Unit } from "../pipeline/unit.js";
+import type { Severity, Unit } from "../pipeline/unit.js";
 import { createAggregator } from "./aggregate.js";
 import { createRecordEvents } from "./record-events.js";
 import { recordClassifier } from "./record-evidence.js";
@@ -28,6 +31,10 @@ export function recordsSink(o: KeepOptions, ctx: RunContext) {
   let seen = 0;
   const tap = o.tap?.();
   const facts = ctx.facts.records;
+  /** Records handed on so far, per array: each record's rank in its own. */
+  const ranks: number[] = [];
+  /** What each array's name says of its records (`failed`: errors). */
+  const hints: Severity[] = [];
   const sink: RecordSink = {
     record(value, index, role, json) {
       if (role !== "record") {
@@ -37,13 +44,18 @@ export function recordsSink(o: KeepOptions, ctx: RunContext) {
       const text = json ?? JSON.stringify(value);
       seen++;
       aggregator.add(value);
-      const severity = classify(value);
+      const section = facts && facts.paths.length > 0 ? sectionOf(facts.paths, index) : 0;
+      const named = facts?.paths[section]?.path;
+      if (named !== undefined && hints[section] === undefined) hints[section] = pathSeverity(named);
+      const severity = Math.max(classify(value), hints[section] ?? 0) as Severity;
       const key = sortValues(limits.sort, value);
       const shortened = facts?.shortened;
       const display =
         text.length > limits.maxStringChars
           ? shorten(value, limits.maxStringChars, shortened)
           : value;
+      const rank = (ranks[section] ?? 0) + 1;
+      ranks[section] = rank;
       let unit: Unit = {
         index,
         text: display === value ? text : JSON.stringify(display),
@@ -53,10 +65,12 @@ export function recordsSink(o: KeepOptions, ctx: RunContext) {
         omittedChars: 0,
         value: display,
         key,
+        section,
+        rank,
       };
       const at = seen - 1;
       const occurrence = events.see(value, severity, index, () => ({ unit: detach(unit), at }));
-      tap?.record(value, text, severity, key, occurrence);
+      tap?.record(value, text, severity, key, occurrence, section);
       unit = { ...unit, occurrence };
       keeper.add(unit);
       if (facts && severity > 0) facts.evidence++;

@@ -30,6 +30,8 @@ export interface RecordTap {
     severity?: Severity,
     key?: readonly (JsonValue | undefined)[],
     occurrence?: number,
+    /** The record's array, when the input has several (0-based). */
+    section?: number,
   ): void;
   /** The records (0-based, in tap order) that stood out once the input ended: evidence too. */
   standOuts?(at: readonly number[]): void;

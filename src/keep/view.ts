@@ -57,8 +57,12 @@ export function viewComparator(
   sort: Sort | undefined,
   errorsFirst: boolean,
 ): (a: Unit, b: Unit) => number {
+  // Records of several arrays take turns (the first of each, then the second of each, …), as
+  // stdout and stderr share a budget; one array's records keep their input order.
   const bySort = (a: Unit, b: Unit) =>
     (sort === undefined ? 0 : compareSortValues(sort, a.key ?? [], b.key ?? [])) ||
+    (a.rank ?? a.index) - (b.rank ?? b.index) ||
+    (a.section ?? 0) - (b.section ?? 0) ||
     a.index - b.index;
   if (!errorsFirst) return bySort;
   // The first record of every evidence template, then the later ones, then the rest.

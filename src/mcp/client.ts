@@ -21,6 +21,14 @@ export interface McpClientLike {
   }>;
 }
 
+/**
+ * A wrapped client: the same client, whose `callTool` resolves to a shaped `CallToolResult`
+ * (typed as one, so `toAnthropic(await client.callTool(…))` needs no cast).
+ */
+export type WrappedClient<C extends McpClientLike> = {
+  callTool(params: Parameters<C["callTool"]>[0], ...rest: never[]): Promise<McpCallToolResult>;
+} & C;
+
 /** Tools remembered at most, shapers and schemas alike (a server lists what it likes). */
 const MAX_TOOLS = 256;
 /** Pages of `tools/list` read at most when the wrapper lists the tools itself. */
@@ -40,7 +48,10 @@ const MAX_PAGES = 32;
  * await client.connect(transport);
  * const result = await client.callTool({ name: "search", arguments: { q } }); // shaped
  */
-export function wrapClient<C extends McpClientLike>(client: C, options: McpToolsOptions = {}): C {
+export function wrapClient<C extends McpClientLike>(
+  client: C,
+  options: McpToolsOptions = {},
+): WrappedClient<C> {
   checkToolsOptions(options, "wrapClient");
   const { tools = {}, ...defaults } = options;
   const schemas = new Map<string, { [key: string]: unknown }>();
@@ -85,10 +96,11 @@ export function wrapClient<C extends McpClientLike>(client: C, options: McpTools
   };
 
   async function callTool(params: { name: string; [key: string]: unknown }, ...rest: never[]) {
-    const raw = await client.callTool(params, ...rest);
+    const answer = await client.callTool(params, ...rest);
     const shaper = shaperOf(String(params?.name));
-    // A result of the 2024-10-07 protocol (`toolResult`) has no parts to shape.
-    if (shaper === undefined || !isCallToolResult(raw)) return raw;
+    if (shaper === undefined) return answer;
+    // A result of the 2024-10-07 protocol (`toolResult`) has no parts: its value is one.
+    const raw = isCallToolResult(answer) ? answer : fromToolResult(answer);
     if (listed === undefined && schemas.size === 0) {
       // The schemas come from tools/list: listed once, quietly (a server may not list).
       listed = listAll().catch(() => undefined);
@@ -112,5 +124,17 @@ export function wrapClient<C extends McpClientLike>(client: C, options: McpTools
       const value = Reflect.get(target, key, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
-  });
+  }) as WrappedClient<C>;
+}
+
+/** A 2024-10-07 result (`{ toolResult }`) as a `CallToolResult` of one text part. */
+function fromToolResult(answer: unknown): McpCallToolResult {
+  const value = (answer as { toolResult?: unknown } | null)?.toolResult;
+  let text: string;
+  try {
+    text = typeof value === "string" ? value : (JSON.stringify(value) ?? "");
+  } catch {
+    text = "";
+  }
+  return { content: [{ type: "text", text }] };
 }

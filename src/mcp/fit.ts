@@ -146,6 +146,7 @@ function factsOf(
     index: item.index,
     type: item.part.type,
     shown: "shaped",
+    ...(item.view ? { from: "structuredContent" as const } : {}),
     status: s.status,
     tokens: s.meta.tokens,
     need,

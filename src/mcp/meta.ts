@@ -12,6 +12,8 @@ import type { StructuredCut } from "./structured.js";
 
 /** The `_meta` key of the shaping facts. */
 export const MCP_META_KEY = "dev.airlock/shaped";
+/** The version of the facts under `MCP_META_KEY`: a reader reads the versions it knows. */
+export const MCP_META_VERSION = 1;
 
 /** Parts listed in `_meta` at most (a result may hold thousands); `parts` counts them all. */
 export const MAX_PARTS_LISTED = 64;
@@ -28,6 +30,11 @@ export interface PartFacts {
    * as it came, outside the budget; `left out`: no room was left for it.
    */
   readonly shown: "shaped" | "whole" | "named" | "user" | "left out";
+  /**
+   * `structuredContent`: not a part the tool sent, but airlock's records view of its
+   * `structuredContent` (error records, aggregates), added after the tool's own parts.
+   */
+  readonly from?: "structuredContent";
   readonly status?: ShapedStatus;
   /** Tokens of its text in the result. */
   readonly tokens?: number;
@@ -68,8 +75,22 @@ export interface StructuredFacts {
   readonly handle?: string;
 }
 
+/**
+ * What a shaping server's facts said, as a client read them: numbers and names only, checked,
+ * for the audit. A client never trusts them to skip its own redaction or fence.
+ */
+export interface ServerFacts {
+  readonly status: ShapedStatus;
+  readonly truncated: boolean;
+  readonly maxTokens?: number;
+  readonly tokens?: { readonly before: number; readonly after: number };
+  readonly handle?: string;
+}
+
 /** The facts under `MCP_META_KEY`. */
 export interface McpShapedFacts {
+  /** `MCP_META_VERSION`. */
+  readonly v: number;
   readonly status: ShapedStatus;
   readonly maxTokens: number;
   /** Tokens of the model-visible text of all parts, before (the parts as they came) and after. */
@@ -87,6 +108,41 @@ export interface McpShapedFacts {
   };
   /** The first handle any part (or the structured content) was stored under. */
   readonly handle?: string;
+  /** What a shaping server's own facts said (a wrapped server behind a wrapped client). */
+  readonly server?: ServerFacts;
+}
+
+const STATUSES: ReadonlySet<string> = new Set(["ok", "partial", "empty", "error"]);
+const count = (v: unknown): number | undefined =>
+  typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 1e12 ? v : undefined;
+
+/**
+ * A server's facts from a result's `_meta`, when they are airlock's of a version this reads;
+ * anything else there (a forgery, another version) is ignored.
+ *
+ * @example
+ * serverFacts(result._meta); // { status: "partial", truncated: true, tokens: { before: 1210473, after: 1488 } }
+ */
+export function serverFacts(
+  meta: { readonly [key: string]: unknown } | undefined,
+): ServerFacts | undefined {
+  const f = meta?.[MCP_META_KEY] as { readonly [key: string]: unknown } | undefined;
+  if (typeof f !== "object" || f === null || f.v !== MCP_META_VERSION) return undefined;
+  if (typeof f.status !== "string" || !STATUSES.has(f.status) || typeof f.truncated !== "boolean")
+    return undefined;
+  const t = f.tokens as { readonly before?: unknown; readonly after?: unknown } | undefined;
+  const before = count(t?.before);
+  const after = count(t?.after);
+  const max = count(f.maxTokens);
+  const handle =
+    typeof f.handle === "string" && /^res_[0-9a-f]{8,64}$/.test(f.handle) ? f.handle : undefined;
+  return {
+    status: f.status as ShapedStatus,
+    truncated: f.truncated,
+    ...(max !== undefined ? { maxTokens: max } : {}),
+    ...(before !== undefined && after !== undefined ? { tokens: { before, after } } : {}),
+    ...(handle ? { handle } : {}),
+  };
 }
 
 /** A part's facts, its cuts bounded. */
@@ -128,6 +184,8 @@ export interface SummaryInput {
   readonly maxTokens: number;
   readonly isError: boolean;
   readonly structured: StructuredFacts | undefined;
+  /** A shaping server's facts, read from the result's `_meta`. */
+  readonly server?: ServerFacts;
 }
 
 /**
@@ -165,6 +223,8 @@ export function summaryOf(s: SummaryInput): McpShapedFacts {
       f.shown === "left out" ||
       (f.shown === "named" && f.why !== undefined);
   }
+  // The server's cut is this result's too: what the model reads was cut there.
+  truncated ||= s.server?.truncated === true;
   const status: ShapedStatus = s.isError
     ? "error"
     : !visible
@@ -174,6 +234,7 @@ export function summaryOf(s: SummaryInput): McpShapedFacts {
         : "ok";
   const handle = s.facts.find((f) => f.handle)?.handle ?? s.structured?.handle;
   return {
+    v: MCP_META_VERSION,
     status,
     maxTokens: s.maxTokens,
     tokens: { before, after, estimated },
@@ -183,5 +244,6 @@ export function summaryOf(s: SummaryInput): McpShapedFacts {
     ...(s.structured ? { structured: s.structured } : {}),
     redactions: { count: redactions, rules, scope },
     ...(handle ? { handle } : {}),
+    ...(s.server ? { server: s.server } : {}),
   };
 }

@@ -15,8 +15,9 @@ import {
   type McpResourceLink,
   mimeOf,
 } from "../adapters/content.js";
+import { unfence } from "../fence/fence.js";
 import type { ShapeInput } from "../options/compile.js";
-import { binaryMarker, noteMarker } from "../pipeline/markers.js";
+import { binaryMarker, noteMarker, toolErrorMarker } from "../pipeline/markers.js";
 import type { CompiledShaper, Prepared } from "../shape.js";
 import { base64Chunks, digestBase64 } from "./base64.js";
 
@@ -44,6 +45,8 @@ export type Item =
       readonly shaper: CompiledShaper;
       readonly prepared: Prepared;
       readonly wrap: (text: string) => McpContent;
+      /** Airlock's records view of `structuredContent`, not a part the tool sent. */
+      readonly view?: true;
     }
   | {
       readonly kind: "media";
@@ -64,6 +67,21 @@ export interface PartsOptions {
   readonly clean: (text: string, max?: number) => string;
   /** Parts with text (shaped, or named by a line) read at most; the rest are left out unread. */
   readonly maxCostly: number;
+  /** The result is the tool's error (`isError`): its parts are shaped as one. */
+  readonly isError: boolean;
+}
+
+/**
+ * A part that is exactly one airlock fence (a shaping server's output) is shaped by its body:
+ * fenced once, by this side, never a fence inside a fence. Its body is still tool text: it is
+ * redacted, cleaned, cut to this side's budget and fenced again like any other.
+ */
+function unwrapped(text: string, isError: boolean): string {
+  const body = unfence(text);
+  if (body === undefined) return text;
+  // The server's own first line of an error result: this side writes it again.
+  const first = `${toolErrorMarker()}\n`;
+  return isError && body.startsWith(first) ? body.slice(first.length) : body;
 }
 
 function withAnnotations<T extends McpContent>(out: T, from: McpContent): T {
@@ -140,7 +158,7 @@ export async function readParts(content: readonly McpContent[], o: PartsOptions)
     switch (part.type) {
       case "text":
         items.push(
-          await shaped(String(part.text ?? ""), undefined, (text) =>
+          await shaped(unwrapped(String(part.text ?? ""), o.isError), undefined, (text) =>
             withAnnotations({ type: "text", text }, part),
           ),
         );
@@ -196,7 +214,7 @@ function resource(
   const wrap = (text: string): McpContent =>
     withAnnotations({ type: "resource", resource: { uri, mimeType: "text/plain", text } }, part);
   const mime = r.mimeType !== undefined ? mimeOf(r.mimeType) : undefined;
-  if (typeof r.text === "string") return shaped(r.text, mime, wrap);
+  if (typeof r.text === "string") return shaped(unwrapped(r.text, o.isError), mime, wrap);
   // Without a type the bytes say what they are (the pipeline sniffs them).
   return shaped(base64Chunks(String(r.blob ?? "")), mime, wrap);
 }

@@ -6,7 +6,7 @@
  * budget of its own. The result is a valid `CallToolResult`: parts for the user alone are left
  * as they came, `isError` is kept, and what was done is under one `_meta` key.
  */
-import type { McpCallToolResult, McpContent } from "../adapters/content.js";
+import { forTheModel, type McpCallToolResult, type McpContent } from "../adapters/content.js";
 import type { Schema } from "../contract/contract.js";
 import { lazyTokenizer } from "../fit/tokenizer.js";
 import { compileOptions, MIN_MAX_TOKENS } from "../options/compile.js";
@@ -20,14 +20,21 @@ import {
   MCP_META_KEY,
   type PartFacts,
   type StructuredFacts,
+  serverFacts,
   structuredNote,
   summaryOf,
 } from "./meta.js";
-import { readParts } from "./parts.js";
+import { type Item, readParts } from "./parts.js";
 import { compileOutputSchema, type OutputSchema } from "./schema.js";
 import { reduceStructured } from "./structured.js";
 
 export type CallToolResultShaper = (result: McpCallToolResult) => Promise<McpCallToolResult>;
+
+/**
+ * The records view of `structuredContent` is added when the tool's own text is less than this
+ * share of the value's JSON (one quarter).
+ */
+const VIEW_RATIO = 4;
 
 /** Shapers compiled per media type, at most: a tool's types are few, a hostile list is not kept. */
 const MAX_SHAPERS = 32;
@@ -92,6 +99,8 @@ export function createCallToolResultShaper(options: McpShapeOptions = {}): CallT
 
   async function structuredPart(
     value: unknown,
+    /** The handle the records view stored the value under, when there is one. */
+    stored: string | undefined,
   ): Promise<{ value?: object; facts: StructuredFacts; note?: string }> {
     const s = schemaOf ? await schemaOf() : undefined;
     const out = await reduceStructured(value, {
@@ -102,8 +111,8 @@ export function createCallToolResultShaper(options: McpShapeOptions = {}): CallT
         ? { check: s.check, ...(s.minItems ? { minItems: s.minItems } : {}) }
         : {}),
     });
-    let handle: string | undefined;
-    if (storing && (out.cuts.length > 0 || out.omitted !== undefined)) {
+    let handle = out.cuts.length > 0 || out.omitted !== undefined ? stored : undefined;
+    if (handle === undefined && storing && (out.cuts.length > 0 || out.omitted !== undefined)) {
       const stored = await storing.finish(await storing.prepare(value as never));
       handle = stored.meta.records?.handle;
     }
@@ -122,6 +131,44 @@ export function createCallToolResultShaper(options: McpShapeOptions = {}): CallT
     return { ...(out.value ? { value: out.value } : {}), facts, ...(structuredNote(facts) ?? {}) };
   }
 
+  /**
+   * The records view of `structuredContent` as one more text part, after the tool's own, when
+   * those say much less than the value (a count, a title): its error records, aggregates and
+   * summary, in the same budget. A tool whose text already carries the data gets none.
+   */
+  async function recordsView(
+    value: unknown,
+    content: readonly McpContent[],
+    isError: boolean,
+  ): Promise<Item | undefined> {
+    let said = 0;
+    for (const part of content) {
+      if (typeof part !== "object" || part === null || !forTheModel(part)) continue;
+      if (part.type === "text") said += String(part.text ?? "").length;
+      else if (part.type === "resource")
+        said += String((part.resource as { text?: unknown })?.text ?? "").length;
+    }
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(value);
+    } catch {
+      return undefined;
+    }
+    if (json === undefined || said * VIEW_RATIO >= json.length) return undefined;
+    const shaper = shaperFor("application/json", isError);
+    const prepared = await shaper.prepare(value as never);
+    if (prepared.ctx.facts.records?.shape !== "records") return undefined;
+    return {
+      kind: "shaped",
+      index: content.length,
+      part: { type: "text", text: "" },
+      shaper,
+      prepared,
+      wrap: (text) => ({ type: "text", text }),
+      view: true,
+    };
+  }
+
   return async function shapeResult(result: McpCallToolResult): Promise<McpCallToolResult> {
     // The rule set loads with the first result: the cleaner of links and keys needs it.
     await redactStage.ready();
@@ -135,10 +182,19 @@ export function createCallToolResultShaper(options: McpShapeOptions = {}): CallT
       hashLimit: compiled.hashLimit,
       clean,
       maxCostly: Math.floor(o.maxTokens / MIN_MAX_TOKENS),
+      isError,
     });
+    const view =
+      input.structuredContent !== undefined
+        ? await recordsView(input.structuredContent, input.content, isError)
+        : undefined;
+    if (view) items.push(view);
     const structured =
       input.structuredContent !== undefined
-        ? await structuredPart(input.structuredContent)
+        ? await structuredPart(
+            input.structuredContent,
+            view?.kind === "shaped" ? view.prepared.ctx.facts.handle : undefined,
+          )
         : undefined;
     const { byItem, note } = await fitParts(items, structured?.note, o.maxTokens, count);
     const facts: PartFacts[] = [];
@@ -154,6 +210,7 @@ export function createCallToolResultShaper(options: McpShapeOptions = {}): CallT
     if (note) content.push({ type: "text", text: note.text });
     // A broken contract is the tool's failure; any other trouble of a part is reported, not raised.
     const broken = shaped.some((s) => s.meta.error?.code.startsWith("contract/"));
+    const server = serverFacts(input.meta);
     const meta = summaryOf({
       facts,
       shaped,
@@ -161,6 +218,7 @@ export function createCallToolResultShaper(options: McpShapeOptions = {}): CallT
       maxTokens: o.maxTokens,
       isError: isError || broken,
       structured: structured?.facts,
+      ...(server ? { server } : {}),
     });
     return {
       content,

@@ -1,12 +1,17 @@
 /**
  * `structuredContent` within its own budget. Some clients hand its JSON to the model, so it is
  * cleaned like any tool text (secrets, invisible characters) and cut until its JSON fits
- * `maxStructuredTokens`. The only cut is at array items, from the end, the same number of items
- * for every array that is longer (water-filling on item counts), and never below what the
- * output schema asks for (`minItems`): no object member is ever dropped, so required fields stay.
- * With a schema, the value that fits is checked against it; when no value both fits and is
- * valid, it is left out, and the caller says why.
+ * `maxStructuredTokens`. The only cut is at array items, the same number of items for every
+ * array that is longer (water-filling on item counts), and never below what the output schema
+ * asks for (`minItems`): no object member is ever dropped, so required fields stay. A record
+ * array (found as the records path finds them: `payments`, `hits.hits`) keeps its evidence first
+ * (failed, error and stand-out records, worst first), then its first items, all in their order;
+ * any other array keeps its first items. With a schema, the value that fits is checked against
+ * it; when no value both fits and is valid, it is left out, and the caller says why.
  */
+import { findRecordArrays } from "../decode/record-paths.js";
+import { pathSeverity } from "../decode/record-rule.js";
+import { recordClassifier } from "../keep/record-evidence.js";
 import type { JsonValue } from "../pipeline/unit.js";
 
 export type Check = (
@@ -92,6 +97,32 @@ function pathText(path: Path, clean: (text: string) => string): string {
 interface Cutting {
   readonly cuts: StructuredCut[];
   count: number;
+  /** Record arrays with evidence: their item indices, evidence first (see `recordOrder`). */
+  readonly order: ReadonlyMap<readonly JsonValue[], readonly number[]>;
+}
+
+/**
+ * The record arrays of the value that hold evidence, each with its item indices in the order
+ * they are kept: evidence (worst first, then by position), then the rest by position.
+ */
+function recordOrder(value: JsonValue): Map<readonly JsonValue[], readonly number[]> {
+  const orders = new Map<readonly JsonValue[], readonly number[]>();
+  const found = findRecordArrays(value, { sizeOf: (e) => JSON.stringify(e)?.length ?? -1 });
+  const classify = recordClassifier();
+  for (const { path, array } of found.sections) {
+    const hint = pathSeverity(path);
+    const severity = (array as readonly JsonValue[]).map((item) => Math.max(hint, classify(item)));
+    if (!severity.some((s) => s > 0)) continue;
+    const order = severity.map((_, i) => i);
+    order.sort(
+      (a, b) =>
+        Number((severity[b] as number) > 0) - Number((severity[a] as number) > 0) ||
+        (severity[b] as number) - (severity[a] as number) ||
+        a - b,
+    );
+    orders.set(array as readonly JsonValue[], order);
+  }
+  return orders;
 }
 
 /** A copy with every array at most `keep` items long (or the schema's least, when more). */
@@ -106,7 +137,14 @@ function cutValue(
     const least = o.minItems ? o.minItems(path) : 0;
     const n = Math.min(value.length, Math.max(keep, least));
     const out: JsonValue[] = [];
-    for (let i = 0; i < n; i++) {
+    // A record array keeps its evidence first; what is kept stays in its order.
+    const order = cutting.order.get(value);
+    const kept =
+      order === undefined || n === value.length
+        ? undefined
+        : order.slice(0, n).sort((a, b) => a - b);
+    for (let k = 0; k < n; k++) {
+      const i = kept === undefined ? k : (kept[k] as number);
       path.push(i);
       out.push(cutValue(value[i] as JsonValue, keep, path, o, cutting));
       path.pop();
@@ -214,9 +252,10 @@ export async function reduceStructured(
   }
   const { longest, depth } = measure(cleaned);
   if (depth > MAX_DEPTH) return left(`it nests deeper than ${MAX_DEPTH} levels`);
+  const order = recordOrder(cleaned);
   const attempt = async (keep: number) => {
     if (tried.has(keep)) return tried.get(keep) ?? null;
-    const cutting: Cutting = { cuts: [], count: 0 };
+    const cutting: Cutting = { cuts: [], count: 0, order };
     const cut = cutValue(cleaned, keep, [], o, cutting) as JsonObject;
     const tokens = await fits(JSON.stringify(cut));
     const out = tokens === undefined ? null : { value: cut, tokens, cutting };

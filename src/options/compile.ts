@@ -89,6 +89,12 @@ export interface ShapeOptions {
   /** `auto` (default): the content type decides, else JSON and NDJSON are sniffed; `text` never parses. */
   readonly format?: InputFormat;
   /**
+   * Where the records are, when the host knows: the path of each record array, keys joined by
+   * dots (`"payments"`, `"hits.hits"`, `"data.repository.issues.nodes"`). Only these arrays are
+   * records then. Default: found by size (an array of an object whose elements reach 2 KB).
+   */
+  readonly records?: string | readonly string[];
+  /**
    * Fields the model sees, as paths: `items[*].{number,title,labels[*].name}` or
    * `["number", "title", "user.login"]`. Applied to each record before anything else keeps it;
    * dropped fields are counted in `meta.records.projection`.
@@ -163,6 +169,8 @@ export interface CompiledOptions {
   readonly spotlight: SpotlightMode;
   readonly datamark: string;
   readonly format: InputFormat;
+  /** The record arrays' paths the host named, or undefined to find them. */
+  readonly recordPaths: readonly string[] | undefined;
   readonly projection: Projection | undefined;
   readonly sort: Sort | undefined;
   readonly errorsFirst: boolean;
@@ -364,6 +372,7 @@ function structured(options: ShapeOptions) {
   const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
   return {
     format,
+    recordPaths: recordPathsOf(options.records),
     projection: options.fields !== undefined ? compileProjection(options.fields) : undefined,
     sort: options.sort !== undefined ? compileSort(options.sort) : undefined,
     errorsFirst: options.errorsFirst ?? true,
@@ -376,6 +385,22 @@ function structured(options: ShapeOptions) {
     summarize: options.summarize,
     recordsNext: (options.next ?? DEFAULT_RECORDS_NEXT).replace(/[\r\n]+/g, " "),
   };
+}
+
+/** Paths named by the `records` option, checked: dotted keys, at most 64 of 512 characters. */
+function recordPathsOf(records: ShapeOptions["records"]): readonly string[] | undefined {
+  if (records === undefined) return undefined;
+  const list = typeof records === "string" ? [records] : records;
+  if (!Array.isArray(list) || list.length === 0 || list.length > 64)
+    fail("records must be a path or a list of 1 to 64 paths");
+  return Object.freeze(
+    list.map((path: unknown) => {
+      if (typeof path !== "string" || path.trim() === "" || path.length > 512)
+        fail(`records: each path must be a non-empty string of at most 512 characters`);
+      // `$.a.b` and `a.b` name the same array.
+      return path.trim().replace(/^\$\.?/, "");
+    }),
+  );
 }
 
 function spotlighting(options: ShapeOptions): { spotlight: SpotlightMode; datamark: string } {

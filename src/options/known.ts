@@ -26,6 +26,7 @@ export const SHAPE_OPTIONS = {
   spotlight: true,
   datamark: true,
   format: true,
+  records: true,
   fields: true,
   sort: true,
   errorsFirst: true,

@@ -55,6 +55,7 @@ export function sliceOptions(o: CompiledOptions): Slices {
         // A sniffed input is held this long so it can still be read again as text.
         window: Math.max(256 << 10, capacity * 8),
         maxBytes: o.maxBytes,
+        ...(o.recordPaths !== undefined ? { paths: o.recordPaths } : {}),
       },
     },
     contract: { contract: o.contract, projection: o.projection },

@@ -47,12 +47,42 @@ export interface Degradation {
   readonly message: string;
 }
 
+/** One record array of a structured input. */
+export interface RecordPath {
+  readonly path: string;
+  readonly from: number;
+  count: number;
+}
+
+/**
+ * The record array that holds record `index` (1-based), by position: arrays hold consecutive
+ * indices in input order.
+ *
+ * @example
+ * sectionOf(facts.paths, 12); // 1: the second array's (paths[1].from <= 12)
+ */
+export function sectionOf(paths: readonly RecordPath[], index: number): number {
+  let lo = 0;
+  let hi = paths.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((paths[mid] as RecordPath).from <= index) lo = mid;
+    else hi = mid - 1;
+  }
+  return Math.max(0, lo);
+}
+
 /** What happened to a structured input's records on their way through. */
 export interface RecordFacts {
   format: "json" | "ndjson" | "csv" | "tsv";
   /** `records`: an array, NDJSON or CSV rows; `document`: one value shown whole or reduced. */
   shape: "records" | "document";
   envelope?: string;
+  /**
+   * Every record array, in input order: its path (keys joined by dots, "" for a top-level array
+   * or NDJSON and CSV rows), the 1-based index of its first record among all, and its count.
+   */
+  paths: RecordPath[];
   /** Records handed on by the decoder. */
   count: number;
   /** Bytes read, and whether the byte cap stopped the read. */
@@ -144,6 +174,7 @@ export function createRecordFacts(format: RecordFacts["format"]): RecordFacts {
     refused: {},
     textLines: 0,
     ids: [],
+    paths: [],
     projection: { dropped: 0, fields: new Map() },
     contractDropped: 0,
     shortened: { strings: 0, chars: 0 },

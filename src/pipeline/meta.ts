@@ -133,7 +133,10 @@ function recordsMeta(f: RecordFacts, outcome: Outcome, o: MetaOptions): Structur
   return {
     format: f.format,
     shape: f.shape,
-    ...(f.envelope !== undefined ? { envelope: o.clean(f.envelope, 64) } : {}),
+    ...(f.envelope !== undefined ? { envelope: o.clean(f.envelope, 200) } : {}),
+    ...(f.paths.length > 0
+      ? { paths: f.paths.map((p) => ({ path: o.clean(p.path, 200), count: p.count })) }
+      : {}),
     total: f.count,
     shown,
     omitted,

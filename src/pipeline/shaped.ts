@@ -164,19 +164,13 @@ export interface ShapedMeta {
   readonly records?: StructuredMeta;
   /** Event templates mined from text, and where the evidence left out lies (absent for records). */
   readonly evidence?: EvidenceMeta;
-  /**
-   * The handle the whole (cleaned) result is stored under, for `read_result`: set for every
-   * kind of result a `store` kept (text, command output, web pages, records).
-   */
+  /** The handle a `store` keeps the whole (cleaned) result under, for `read_result`. */
   readonly handle?: string;
   /** The `read_result` call that reads on from what `text` shows, when there is more to read. */
   readonly next?: { readonly tool: "read_result"; readonly args: ReadArgs };
   /** What a `read_result` page read (pages only). */
   readonly read?: ReadMeta;
-  /**
-   * Parts of the input that could not be shown as what they claimed to be, and what was done
-   * instead (JSON that strict parsing refused, shown as text; a limit that bit).
-   */
+  /** Parts of the input not shown as what they claimed to be, and what was done instead. */
   readonly degraded?: ReadonlyArray<{ readonly code: string; readonly message: string }>;
   /** What the call did, in numbers: what `onShaped` receives (see `ShapedTelemetry`). */
   readonly telemetry?: ShapedTelemetry;
@@ -260,8 +254,10 @@ export interface StructuredMeta {
   readonly format: "json" | "ndjson" | "csv" | "tsv";
   /** `records`: an array, NDJSON or CSV rows; `document`: one value shown whole or reduced. */
   readonly shape: "records" | "document";
-  /** The envelope key the records were under (`items`, `data`, …). */
+  /** The path of the (first) array the records were under (`items`, `hits.hits`, …). */
   readonly envelope?: string;
+  /** Every record array taken, in input order, with its path and records (JSON only). */
+  readonly paths?: ReadonlyArray<{ readonly path: string; readonly count: number }>;
   /** Records read (for a document, 0). */
   readonly total: number;
   /** Records in `text`. */

@@ -57,6 +57,10 @@ export interface Unit {
   readonly value?: JsonValue;
   /** A record's sort key values, read from the full record. */
   readonly key?: readonly (JsonValue | undefined)[];
+  /** A record's array, when the input has several (0-based, in input order). */
+  readonly section?: number;
+  /** A record's position within its array (1-based): arrays share the view by it. */
+  readonly rank?: number;
   /**
    * The lines before this one as they came (up to 3, newline-joined), when the text was not yet
    * redacted as it passed: redaction of what is shown reads them, then deletes them.

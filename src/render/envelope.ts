@@ -45,6 +45,42 @@ export function recordsJson(texts: readonly string[]): string {
   return texts.length === 0 ? "[]" : `[\n${texts.join(",\n")}\n]`;
 }
 
+/**
+ * Records of several arrays, each array's under its path, in the order given:
+ * `{"failed": [...], "succeeded": [...]}`; an array with none shown is left out.
+ *
+ * @example
+ * recordsData([["failed", ['{"id":3}']], ["succeeded", []]]); // '{\n"failed": [\n{"id":3}\n]\n}'
+ */
+export function recordsData(groups: ReadonlyArray<readonly [string, readonly string[]]>): string {
+  const shown = groups.filter(([, texts]) => texts.length > 0);
+  if (shown.length === 0) return "[]";
+  return `{\n${shown.map(([path, texts]) => `${JSON.stringify(path)}: ${recordsJson(texts)}`).join(",\n")}\n}`;
+}
+
+/**
+ * The data of shown records: one array, or grouped by the record arrays they came from when
+ * the input has several (`paths`, in input order; each record's `section` indexes them), the
+ * arrays in the order their first record is shown (so error records first stay first).
+ *
+ * @example
+ * dataOf([{ text: '{"id":3}', section: 1 }], ["succeeded", "failed"]); // '{\n"failed": [\n{"id":3}\n]\n}'
+ */
+export function dataOf(
+  records: ReadonlyArray<{ readonly text: string; readonly section?: number }>,
+  paths: readonly string[],
+): string {
+  if (paths.length < 2) return recordsJson(records.map((r) => r.text));
+  const groups = new Map<number, string[]>();
+  for (const r of records) {
+    const s = Math.min(r.section ?? 0, paths.length - 1);
+    const texts = groups.get(s) ?? [];
+    if (texts.length === 0) groups.set(s, texts);
+    texts.push(r.text);
+  }
+  return recordsData([...groups].map(([s, texts]) => [paths[s] as string, texts] as const));
+}
+
 /** Writes the envelope for the first `n` candidates at summary `level`; `first` replaces the first. */
 export type BuildEnvelope = (n: number, level: number, first?: string) => EnvelopeParts;
 

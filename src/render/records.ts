@@ -23,7 +23,7 @@ export type {
 } from "./draft.js";
 export { cleaningNotes };
 
-import { type EnvelopeParts, type EnvelopeRequest, recordsJson } from "./envelope.js";
+import { dataOf, type EnvelopeParts, type EnvelopeRequest, recordsJson } from "./envelope.js";
 import { candidatesOf, lanes, shownInOrder } from "./order.js";
 import { shorten, shrinkSteps } from "./reduce.js";
 
@@ -32,8 +32,32 @@ function formatName(f: RecordFacts): string {
     return `${f.format.toUpperCase()}, ${n(f.csv?.columns.length ?? 0)} columns`;
   }
   if (f.format === "ndjson") return "NDJSON";
+  if (f.paths.length > 1) {
+    const arrays = f.paths.map((p) => `"${p.path}" (${n(p.count)})`);
+    const last = arrays.pop();
+    return `JSON arrays under ${arrays.join(", ")} and ${last}`;
+  }
   if (f.envelope !== undefined) return `JSON array under "${f.envelope}"`;
-  return f.bytes === 0 ? "array" : "JSON array";
+  // A parsed value and its JSON text are the same input, and say so the same way.
+  return "JSON array";
+}
+
+/** The envelope's members without the record arrays (at any depth: `hits.hits`). */
+function membersOf(document: JsonValue, paths: readonly string[]): JsonValue {
+  let out = document;
+  for (const path of paths) out = without(out, path.split("."));
+  return out;
+}
+
+function without(value: JsonValue, keys: readonly string[]): JsonValue {
+  const [key, ...rest] = keys;
+  if (key === undefined || value === null || typeof value !== "object" || Array.isArray(value))
+    return value;
+  if (!(key in value)) return value;
+  const copy = { ...value };
+  if (rest.length === 0) delete copy[key];
+  else copy[key] = without(copy[key] as JsonValue, rest);
+  return copy;
 }
 
 /**
@@ -70,9 +94,12 @@ export async function renderRecords(
   const build = (shown: number, level: number, first?: string): EnvelopeParts => {
     const omitted = total - shown;
     const status = statusOf(shown);
-    const inOrder = shownInOrder(view, shown).map((u) => u.text);
-    if (first !== undefined) inOrder[0] = first;
-    const data = recordsJson(inOrder);
+    const inOrder = shownInOrder(view, shown).map((u) => ({ text: u.text, section: u.section }));
+    if (first !== undefined && inOrder[0]) inOrder[0] = { ...inOrder[0], text: first };
+    const data = dataOf(
+      inOrder,
+      f.paths.map((p) => p.path),
+    );
     const l = lanes(view, shown);
     const end = total - l.tail;
     const offset = l.evidence + l.head;
@@ -106,8 +133,10 @@ export async function renderRecords(
     if (level <= 1) parts.push(...notes);
     const lines = [parts.join("; ")];
     if (level <= 2 && f.document !== undefined && f.envelope !== undefined) {
-      const members = { ...(f.document as { [key: string]: JsonValue }) };
-      delete members[f.envelope];
+      const members = membersOf(
+        f.document,
+        f.paths.length > 0 ? f.paths.map((p) => p.path) : [f.envelope],
+      );
       const around = JSON.stringify(shorten(members, 120));
       if (around !== "{}") lines.push(`envelope: ${cutText(around, 600, "…")}`);
     }
@@ -171,7 +200,11 @@ function orderProse(
     f.evidence > 0 && o.errorsFirst
       ? `${f.errors > 0 ? "error" : "warning"} records first (${n(f.evidence)} in all)`
       : "";
-  const rest = o.sort ? `sorted by ${o.sort}` : "in input order";
+  const rest = o.sort
+    ? `sorted by ${o.sort}`
+    : f.paths.length > 1
+      ? "the arrays in turn, each in input order"
+      : "in input order";
   const tail =
     l.tail > 0 ? `, and the last ${n(l.tail)} (records ${n(total - l.tail + 1)}–${n(total)})` : "";
   return [first, rest].filter(Boolean).join(", then ") + tail;

@@ -25,7 +25,7 @@ import type { ReadArgs, ReadMeta, Shaped } from "../pipeline/shaped.js";
 import type { Severity, Unit } from "../pipeline/unit.js";
 import { count as n, outline } from "../render/describe.js";
 import type { EnvelopeParts } from "../render/envelope.js";
-import { recordsJson } from "../render/envelope.js";
+import { dataOf } from "../render/envelope.js";
 import { PLAIN_PATH } from "../render/notes.js";
 import { shrinkSteps } from "../render/reduce.js";
 import type { ReadRequest } from "./args.js";
@@ -101,6 +101,7 @@ export async function readRecords(
   if (start >= total && total > 0)
     return refuse(`position ${start + 1} is past the last record (${total})`);
   const limit = req.pageSize ?? Number.POSITIVE_INFINITY;
+  const sectionAt = arraysOf(stored);
   const classify = recordClassifier();
   const candidates: Unit[] = [];
   let chars = 0;
@@ -118,6 +119,7 @@ export async function readRecords(
     const text = display === value ? whole : JSON.stringify(display);
     candidates.push({
       index: index + 1,
+      section: sectionAt(index),
       value: display,
       text,
       repeat: 1,
@@ -137,7 +139,11 @@ export async function readRecords(
   const texts = candidates.map((r) => r.text);
   const order = [
     stored.info.errorsFirst ? "error records first" : "",
-    stored.info.sort ? `sorted by ${stored.info.sort}` : "in input order",
+    stored.info.sort
+      ? `sorted by ${stored.info.sort}`
+      : (stored.info.paths?.length ?? 0) > 1
+        ? "the arrays in turn"
+        : "in input order",
   ]
     .filter(Boolean)
     .join(", then ");
@@ -178,13 +184,18 @@ export async function readRecords(
       !more && end < total && req.range === undefined
         ? `; records ${n(end + 1)}–${n(total)} were shown on the first page`
         : "";
-    const shownTexts =
-      first !== undefined ? [first, ...texts.slice(1, shown)] : texts.slice(0, shown);
+    const shownTexts = candidates.slice(0, shown).map((u, k) => ({
+      text: k === 0 && first !== undefined ? first : u.text,
+      section: u.section,
+    }));
     const how = [order, filter].filter(Boolean).join("; ");
     return {
       status: total === 0 ? "empty" : more || shown === 0 ? "partial" : "ok",
       summary: `${range}${level < 2 ? ` (${how})` : ""}${more ? "" : `; this is the last page${tailNote}`}`,
-      data: recordsJson(shownTexts),
+      data: dataOf(
+        shownTexts,
+        (stored.info.paths ?? []).map((p) => p.path),
+      ),
       ...(more
         ? {
             // At the tightest level the summary's range says what is left: the call must fit.
@@ -397,3 +408,19 @@ function fieldNames(record: JsonValue | undefined): string {
 }
 
 export { errorPage };
+
+/** The record array a stored record (0-based) belongs to, when there are several. */
+function arraysOf(stored: StoredRecords): (index: number) => number {
+  const paths = stored.info.paths;
+  if (paths === undefined || paths.length < 2) return () => 0;
+  const ends: number[] = [];
+  let sum = 0;
+  for (const p of paths) {
+    sum += p.count;
+    ends.push(sum);
+  }
+  return (index) => {
+    const s = ends.findIndex((end) => index < end);
+    return s < 0 ? paths.length - 1 : s;
+  };
+}

@@ -22,6 +22,8 @@ export interface RecordsWriter {
     severity?: Severity,
     key?: readonly (JsonValue | undefined)[],
     occurrence?: number,
+    /** The record's array, when the input has several (0-based). */
+    section?: number,
   ): void;
   /** Records (0-based, in `add` order) that stood out: evidence, each the first of its kind. */
   standOuts(at: readonly number[]): void;
@@ -46,6 +48,10 @@ export function createRecordsWriter(
   let severities = new Uint8Array(1024);
   let later = new Uint8Array(1024);
   const keys: Array<readonly (JsonValue | undefined)[]> = [];
+  // Per record, when the input has several arrays: its array, and its rank within it.
+  let sections: Uint16Array | undefined;
+  let ranks: Uint32Array | undefined;
+  const counts: number[] = [];
   let classify: ((record: JsonValue) => Severity) | undefined;
   let chars = 0;
   let block: string[] = [];
@@ -58,7 +64,7 @@ export function createRecordsWriter(
     blockChars = 0;
   };
   return {
-    add(record, text, severity, key, occurrence) {
+    add(record, text, severity, key, occurrence, section = 0) {
       if (records === undefined) return;
       chars += text.length;
       if (chars > maxChars) {
@@ -72,6 +78,21 @@ export function createRecordsWriter(
       if (at === severities.length) {
         severities = doubled(severities);
         later = doubled(later);
+      }
+      const rank = (counts[section] ?? 0) + 1;
+      counts[section] = rank;
+      if (section > 0 && sections === undefined) {
+        // A second array: every record so far was the first array's, ranked by position.
+        sections = new Uint16Array(severities.length);
+        ranks = Uint32Array.from({ length: severities.length }, (_, i) => i + 1);
+      }
+      if (sections !== undefined && ranks !== undefined) {
+        if (at >= sections.length) {
+          sections = grown(sections, severities.length);
+          ranks = grown(ranks, severities.length);
+        }
+        sections[at] = Math.min(section, 0xffff);
+        ranks[at] = rank;
       }
       later[at] = (occurrence ?? 1) > 1 ? 1 : 0;
       if (severity === undefined) classify ??= recordClassifier();
@@ -89,13 +110,23 @@ export function createRecordsWriter(
         later[i] = 0;
       }
     },
-    async finish(info) {
+    async finish(given) {
       if (records === undefined) return undefined;
       flush();
+      // Each array's count as stored (records refused on the way are not).
+      const info: StoredInfo =
+        given.paths !== undefined && given.paths.length > 1
+          ? {
+              ...given,
+              paths: given.paths.map((p, s) => ({ path: p.path, count: counts[s] ?? 0 })),
+            }
+          : { ...given, paths: undefined };
+      if (info.paths === undefined) delete (info as { paths?: unknown }).paths;
       const parts = await Promise.all(digests);
       const settings = JSON.stringify([
         info.format,
         info.envelope ?? "",
+        ...(info.paths ? [info.paths.map((p) => p.path)] : []),
         info.sort ?? "",
         info.projection ?? "",
         info.errorsFirst,
@@ -111,7 +142,11 @@ export function createRecordsWriter(
         if (s >= 1) evidence++;
         if (s >= 2) errors++;
       }
-      const order = viewOrder(n, severities, later, view.errorsFirst, sort, keys);
+      const place =
+        sections !== undefined && ranks !== undefined
+          ? { sections: sections as Uint16Array, ranks: ranks as Uint32Array }
+          : undefined;
+      const order = viewOrder(n, severities, later, view.errorsFirst, sort, keys, place);
       return {
         handle: `res_${digest.slice(0, 24)}`,
         records,
@@ -138,9 +173,17 @@ function viewOrder(
   errorsFirst: boolean,
   sort: ReturnType<typeof compileSort> | undefined,
   keys: ReadonlyArray<readonly (JsonValue | undefined)[]>,
+  /** Several arrays: they take turns, by each record's rank in its own (keep/view.ts). */
+  place?: { readonly sections: Uint16Array; readonly ranks: Uint32Array },
 ): number[] | undefined {
   const lane = (i: number) => ((severities[i] as number) === 0 ? 2 : (later[i] as number));
-  if (sort === undefined) {
+  const turns = (a: number, b: number) =>
+    place === undefined
+      ? a - b
+      : (place.ranks[a] as number) - (place.ranks[b] as number) ||
+        (place.sections[a] as number) - (place.sections[b] as number) ||
+        a - b;
+  if (sort === undefined && place === undefined) {
     if (!errorsFirst) return undefined;
     const order: number[] = [];
     for (let l = 0; l <= 1; l++)
@@ -156,10 +199,17 @@ function viewOrder(
       (errorsFirst
         ? lane(a) - lane(b) || (severities[b] as number) - (severities[a] as number)
         : 0) ||
-      compareSortValues(sort, keys[a] ?? [], keys[b] ?? []) ||
-      a - b,
+      (sort === undefined ? 0 : compareSortValues(sort, keys[a] ?? [], keys[b] ?? [])) ||
+      turns(a, b),
   );
   return order;
+}
+
+/** A typed array grown to `length`, its values kept. */
+function grown<T extends Uint16Array | Uint32Array>(array: T, length: number): T {
+  const out = new (array.constructor as new (n: number) => T)(length);
+  out.set(array);
+  return out;
 }
 
 /** `bytes` in an array twice as long. */

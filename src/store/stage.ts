@@ -87,6 +87,9 @@ export function createStoreStage(o: StoreStageOptions): StoreStage {
           ...o.info,
           format: records.format,
           ...(records.envelope !== undefined ? { envelope: records.envelope } : {}),
+          ...(records.paths.length > 1
+            ? { paths: records.paths.map((p) => ({ path: p.path, count: p.count })) }
+            : {}),
         });
         const handle = stored && (await keep(store, stored));
         if (handle) {

@@ -76,6 +76,11 @@ export interface StoredInfo {
   /** Text: `command` for command output. */
   readonly kind?: string;
   readonly envelope?: string;
+  /**
+   * The record arrays, when there are several (`{ succeeded: […], failed: […] }`): each path and
+   * how many of the stored records (which are in input order) are its.
+   */
+  readonly paths?: ReadonlyArray<{ readonly path: string; readonly count: number }>;
   /** The sort the first page used (`"updated_at desc"`); pages keep it. */
   readonly sort?: string;
   /** The projection applied before storing. */

@@ -9,6 +9,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { type McpCallToolResult, type McpContent, toOpenAIChat } from "agent-airlock";
+import { MCP_META_KEY, type McpShapedFacts } from "agent-airlock/mcp";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 
 export const jsonSchemaValidator = new CfWorkerJsonSchemaValidator();
@@ -111,3 +112,7 @@ export function isForUser(part: McpContent): boolean {
   const audience = part.annotations?.audience;
   return Array.isArray(audience) && !audience.includes("assistant");
 }
+
+/** What shaping said of a result, under its `_meta` key. */
+export const facts = (result: McpCallToolResult): McpShapedFacts =>
+  (result._meta as Record<string, unknown>)[MCP_META_KEY] as McpShapedFacts;

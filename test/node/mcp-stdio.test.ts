@@ -90,8 +90,14 @@ describe("MCP over stdio, a shaping server in a child process", () => {
       pages++;
     }
     expect(seen).toBe(100_000);
-    // The client's facts are its own: what the server sent fits the client's budget whole (the
-    // SDK client validated its structuredContent against the listed schema on the way in).
-    expect((out._meta?.[MCP_META_KEY] as { status?: string } | undefined)?.status).toBe("ok");
+    // What the server sent fits the client's budget whole (the SDK client validated its
+    // structuredContent against the listed schema on the way in), but the server cut it: the
+    // client's facts say so, and name the server's own.
+    const audit = out._meta?.[MCP_META_KEY] as
+      | { status?: string; truncated?: boolean; server?: { truncated?: boolean } }
+      | undefined;
+    expect(audit?.status).toBe("partial");
+    expect(audit?.truncated).toBe(true);
+    expect(audit?.server?.truncated).toBe(true);
   }, 180_000);
 });

@@ -40,6 +40,7 @@ const FRAMEWORKS = ["ai", "@langchain/core", "@openai/agents-core"] as const;
 let scratch: string;
 let consumer: string;
 let packed: string[];
+let tarball: string;
 
 /** Runs a command; on failure the error carries its output, so the test says what went wrong. */
 async function sh(cmd: string, args: string[], cwd: string): Promise<string> {
@@ -73,6 +74,7 @@ describe("the packed package in a scratch consumer", () => {
     );
     const [info] = JSON.parse(out) as [{ filename: string; files: { path: string }[] }];
     packed = info.files.map((f) => f.path);
+    tarball = join(scratch, info.filename);
     mkdirSync(consumer);
     writeFileSync(
       join(consumer, "package.json"),
@@ -253,6 +255,65 @@ shape("started\\nERROR disk full\\ndone", { maxTokens: 200 }).then((shaped) => {
       /Error: agent-airlock is ESM only and require\(\) cannot load it here \(Node v[\d.]+\): use import\("agent-airlock"\)/,
     );
   }, 60_000);
+
+  it("its optional peers are open above: a host's newer major never blocks the install", () => {
+    const peers = (manifest as unknown as { peerDependencies: Record<string, string> })
+      .peerDependencies;
+    for (const [name, range] of Object.entries(peers)) {
+      expect(range, name).toMatch(/^>=\d+\.\d+\.\d+$/);
+    }
+  });
+
+  // The newest `ai` (7, which needs Node 22) and the oldest the range allows, each installed
+  // next to the tarball in a project of its own, and the wrapper run there in the SDK's own loop.
+  const AI = [
+    { ai: "7", node: "22" },
+    { ai: "6.0.0", node: "20" },
+  ] as const;
+  it.each(AI)(
+    "installs next to ai@$ai and its wrapper runs the SDK's loop there (Node $node)",
+    async ({ ai, node }) => {
+      const project = join(scratch, `ai-${ai}`);
+      mkdirSync(project);
+      writeFileSync(
+        join(project, "package.json"),
+        JSON.stringify({ name: `ai-${ai}`, private: true, type: "module" }),
+      );
+      await sh(
+        "npm",
+        ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball, `ai@${ai}`],
+        project,
+      );
+      const script = join(root, "test/helpers/peer-consumer.mjs");
+      let runner = process.execPath;
+      if (!process.version.startsWith(`v${node}.`)) {
+        // A Node of that major from the npm registry (the `node` package ships the binary).
+        const tools = join(scratch, `node-${node}`);
+        mkdirSync(tools, { recursive: true });
+        writeFileSync(
+          join(tools, "package.json"),
+          JSON.stringify({ name: "tools", private: true }),
+        );
+        await sh("npm", ["install", "--no-audit", "--no-fund", `node@${node}`], tools);
+        runner = join(tools, "node_modules/.bin/node");
+      }
+      const out = JSON.parse(await sh(runner, [script], project)) as {
+        node: string;
+        seen: Array<{ type: string; value: string } | null>;
+      };
+      expect(out.node.startsWith(`v${node}.`)).toBe(true);
+      const installed = JSON.parse(
+        readFileSync(join(project, "node_modules/ai/package.json"), "utf8"),
+      ) as { version: string };
+      expect(installed.version.startsWith(ai)).toBe(true);
+      const [first, page] = out.seen;
+      expect(first?.type).toBe("text");
+      expect(first?.value.startsWith("<untrusted-data")).toBe(true);
+      expect(first?.value).toContain("FATAL worker 7 out of memory");
+      expect(page?.value).toContain("FATAL worker 7 out of memory");
+    },
+    300_000,
+  );
 
   const configs = [
     { resolution: "bundler", module: "ESNext", env: "dom" },

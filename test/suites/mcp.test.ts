@@ -25,7 +25,6 @@ import {
   forModel,
   MCP_META_KEY,
   McpProtocolError,
-  type McpShapedFacts,
   shapeCallToolResult,
   wrapClient,
   wrapServer,
@@ -33,6 +32,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
+  facts,
   isForUser,
   jsonSchemaValidator,
   link,
@@ -46,9 +46,6 @@ import {
   toBase64,
   tokens,
 } from "../helpers/mcp.js";
-
-const facts = (result: McpCallToolResult) =>
-  (result._meta as Record<string, unknown>)[MCP_META_KEY] as McpShapedFacts;
 
 const USER_PART = {
   type: "text" as const,

@@ -71,7 +71,10 @@ describe("record splitter", () => {
         text.slice(k * size, (k + 1) * size),
       );
       const { records, end } = splitIn(pieces);
-      expect(end).toEqual({ ok: true, stats: { records: 3, envelope: "items" } });
+      expect(end).toEqual({
+        ok: true,
+        stats: { records: 3, envelope: "items", sections: [{ path: "items", count: 3 }] },
+      });
       expect(records.map((r) => JSON.parse(r))).toEqual(doc.items);
     }
   });
@@ -115,7 +118,14 @@ describe("record splitter", () => {
     for (let k = 0; k < 100; k++) splitter.write(block); // 1,000,000 records
     splitter.write(`${row}]`);
     const end = splitter.end();
-    expect(end).toEqual({ ok: true, stats: { records: 1_000_001, envelope: undefined } });
+    expect(end).toEqual({
+      ok: true,
+      stats: {
+        records: 1_000_001,
+        envelope: undefined,
+        sections: [{ path: "", count: 1_000_001 }],
+      },
+    });
     expect(held).toBe(row.length);
   });
 });
