@@ -69,6 +69,7 @@ function checked(
 ): RecordSink {
   const stats: ContractStats = { dropped: 0, fields: new Map<string, number>() };
   const projectionStats = createProjectionStats();
+  let misplaced = false;
   const facts = (): RecordFacts | undefined => ctx.facts.records;
   let broken = false;
   const violate = (v: { code: string; message: string; index?: number }) => {
@@ -92,6 +93,14 @@ function checked(
       (at.length === 0
         ? f?.envelope === undefined
         : at.join(".") === f?.envelope || (f?.paths ?? []).some((x) => x.path === at.join(".")));
+    if (!here && !misplaced && at !== undefined && at.length > 0 && f?.envelope !== undefined) {
+      // A field list for another array would project each record to nothing: said once.
+      misplaced = true;
+      ctx.facts.degraded.push({
+        code: "contract/fields-path",
+        message: `fields: the field list names the array "${at.join(".")}", but the records are under "${f.envelope}"; name that array (${f.envelope}[*].…) to choose fields of the records`,
+      });
+    }
     return here ? projectRecord(raw, p, projectionStats) : projectDocument(raw, p, projectionStats);
   };
 

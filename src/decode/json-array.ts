@@ -11,8 +11,15 @@
  * characters and its element in progress, so a 500 MB array streams in flat memory.
  */
 
+import { compactLength, keyOf, RAW_KEY_CHARS } from "./json-text.js";
 import type { LongString } from "./long-string.js";
-import { arrayKind, enoughForRecords, recordRule } from "./record-rule.js";
+import {
+  arrayKind,
+  enoughForRecords,
+  MAX_PATH_DEPTH,
+  MAX_VISITS,
+  recordRule,
+} from "./record-rule.js";
 
 import type {
   RecordSection,
@@ -26,33 +33,24 @@ import type {
 export { ENVELOPE_KEYS } from "./record-rule.js";
 export type * from "./split-types.js";
 
+const NO_PATH: readonly string[] = [];
+
 /** What ends a run of ordinary string characters. */
 const STRING_STOP = /["\\]/g;
 /** What matters between strings inside a record. */
 const STRUCTURE = /["[\]{},]/g;
-/** Characters of a key that are kept to name a path. */
-const KEY_CHARS = 256;
 
 /** An open container outside the record arrays. */
 interface Frame {
   readonly object: boolean;
   /** Keys from the top down to this container (an object's own path). */
   readonly path: readonly string[];
-  /** The key whose value is being read (objects only). */
-  key: string | undefined;
+  /** The key whose value is being read (objects only); null for one that names no path. */
+  key: string | null | undefined;
   /** A `:` was read and its value has not ended with `,` or `}`. */
   expect: boolean;
   /** No array in here can be records (an array the host's paths did not name). */
   readonly opaque: boolean;
-}
-
-/** Compact JSON characters of an element's text (its whitespace outside strings left out). */
-function compactLength(text: string): number {
-  try {
-    return JSON.stringify(JSON.parse(text)).length;
-  } catch {
-    return text.length;
-  }
 }
 
 /**
@@ -96,6 +94,8 @@ export function createRecordSplitter(
   let pending = false;
   /** ...and its name says failures: one element is enough. */
   let eager = false;
+  /** Sections taken for their name alone. */
+  let named = 0;
   let pendingPath = "";
   let held: string[] = [];
   let heldChars = 0;
@@ -107,6 +107,8 @@ export function createRecordSplitter(
   // Outside: the key being read, and whether a string is one.
   let keyText = "";
   let readingKey = false;
+  /** Objects opened outside the record arrays. */
+  let visits = 0;
   // The value string being read, measured so a long one can stream instead of being held: its
   // raw characters in earlier chunks, the held text's length before its opening quote (when that
   // quote was in an earlier chunk), and its placeholder once it is long.
@@ -131,7 +133,9 @@ export function createRecordSplitter(
   }
 
   /** An undecided array turns out to be records: what it held goes first. */
-  function promote(): void {
+  /** `byName`: taken for its name alone (its size would not have made it records yet). */
+  function promote(byName = false): void {
+    if (byName) named++;
     pending = false;
     beginSection(pendingPath);
     for (const text of held) emit(text, text.length);
@@ -146,7 +150,8 @@ export function createRecordSplitter(
     if (pending && !over) {
       held.push(text);
       heldChars += compactLength(text);
-      if (enoughForRecords(held.length, heldChars, eager)) promote();
+      if (enoughForRecords(held.length, heldChars, eager))
+        promote(!enoughForRecords(held.length, heldChars));
     } else {
       // An element too large to hold is no tag or coordinate: its array is records.
       if (pending) promote();
@@ -160,8 +165,8 @@ export function createRecordSplitter(
   /** What an array opened outside the record arrays is: records, undecided, or plain. */
   function kindIn(parent: Frame | undefined): ReturnType<typeof arrayKind> {
     if (parent === undefined) return "records";
-    if (!parent.object || parent.opaque || parent.key === undefined) return "plain";
-    return arrayKind(rule, parent.path, parent.key, stats.sections.length);
+    if (!parent.object || parent.opaque || typeof parent.key !== "string") return "plain";
+    return arrayKind(rule, parent.path, parent.key, stats.sections.length, named);
   }
 
   function write(chunk: string): void {
@@ -196,7 +201,7 @@ export function createRecordSplitter(
           continue;
         }
         if (long !== undefined && !(c === 0x22 && !escaped)) long.write(chunk[i] as string);
-        if (readingKey && !(c === 0x22 && !escaped) && keyText.length < KEY_CHARS)
+        if (readingKey && !(c === 0x22 && !escaped) && keyText.length <= RAW_KEY_CHARS)
           keyText += chunk[i];
         if (escaped) escaped = false;
         else if (c === 0x5c) escaped = true;
@@ -207,7 +212,7 @@ export function createRecordSplitter(
           if (readingKey) {
             readingKey = false;
             const frame = frames[frames.length - 1];
-            if (frame) frame.key = keyText;
+            if (frame) frame.key = keyOf(keyText);
           }
         }
         continue;
@@ -222,6 +227,7 @@ export function createRecordSplitter(
           phase = "outside";
           depth = 1;
           frames.push({ object: true, path: [], key: undefined, expect: false, opaque: false });
+          visits = 1;
         } else {
           phase = "refused";
         }
@@ -244,7 +250,13 @@ export function createRecordSplitter(
           const kind = kindIn(frame);
           depth++;
           if (kind === "plain") {
-            frames.push({ object: false, path: [], key: undefined, expect: false, opaque: true });
+            frames.push({
+              object: false,
+              path: NO_PATH,
+              key: undefined,
+              expect: false,
+              opaque: true,
+            });
           } else {
             pendingPath = [...frame.path, frame.key as string].join(".");
             if (kind === "records") beginSection(pendingPath);
@@ -253,14 +265,20 @@ export function createRecordSplitter(
           }
         } else if (c === 0x7b) {
           depth++;
-          const path =
-            frame.object && frame.key !== undefined ? [...frame.path, frame.key] : frame.path;
+          // Deep, wide, or under a key that names no path: nothing in here is searched, and no
+          // path is made for it (a path per level would cost the square of the depth).
+          const opaque =
+            frame.opaque ||
+            !frame.object ||
+            typeof frame.key !== "string" ||
+            frames.length >= MAX_PATH_DEPTH ||
+            ++visits > MAX_VISITS;
           frames.push({
             object: true,
-            path,
+            path: opaque ? NO_PATH : [...frame.path, frame.key as string],
             key: undefined,
             expect: false,
-            opaque: frame.opaque || !frame.object,
+            opaque,
           });
         } else if (c === 0x5d || c === 0x7d) {
           depth--;
@@ -402,8 +420,6 @@ export function createRecordSplitter(
     },
     end(): SplitEnd {
       if (syntax) return { ok: false, code: "records/syntax", stats };
-      // Cut off inside an undecided array (the byte cap): what it held was records being read.
-      if (phase === "array" && pending && held.length > 0) promote();
       if (stats.sections.length === 0) return { ok: false, code: "records/not-an-array", stats };
       if (depth !== 0 || inString) return { ok: false, code: "records/unbalanced", stats };
       return { ok: true, stats };

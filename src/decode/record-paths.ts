@@ -1,9 +1,17 @@
 /**
  * Where the records of an already-parsed value are, by the rule the JSON splitter applies to the
- * same value written as text (`record-rule.ts`), so both give the same records. Keys are visited
- * in their order, as `JSON.stringify` writes them.
+ * same value written as text (`record-rule.ts`), so both give the same records: keys in their
+ * order, as `JSON.stringify` writes them (`toJSON` applied), the same bounds on depth, key
+ * length and objects searched.
  */
-import { arrayKind, enoughForRecords, recordRule } from "./record-rule.js";
+import {
+  arrayKind,
+  enoughForRecords,
+  MAX_KEY_CHARS,
+  MAX_PATH_DEPTH,
+  MAX_VISITS,
+  recordRule,
+} from "./record-rule.js";
 
 export interface FoundArrays {
   /** The record arrays in input order, each with its path (keys joined by dots). */
@@ -12,78 +20,97 @@ export interface FoundArrays {
   readonly envelope: unknown;
 }
 
-/** Objects visited at most while looking (a value wider than this is searched no further). */
-const MAX_VISITS = 100_000;
+/** A value as `JSON.stringify` reads it: `toJSON` applied (a Date is its string). */
+function jsonOf(value: unknown, key: string): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  try {
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    return typeof toJSON === "function" ? toJSON.call(value, key) : value;
+  } catch {
+    return value;
+  }
+}
 
 /**
  * @example
- * findRecordArrays({ hits: { total: 2, hits: [a, b] } }).sections; // [{ path: "hits.hits", array: [a, b] }]
+ * findRecordArrays({ hits: { total: 2, hits: [a, b] } }, { sizeOf }).sections; // [{ path: "hits.hits", array: [a, b] }]
  */
 export function findRecordArrays(
-  value: unknown,
+  input: unknown,
   options: {
     readonly paths?: readonly string[];
     readonly envelopeKeys?: readonly string[];
-    /** The length of an element's compact JSON (`fromJs` then `JSON.stringify`), or -1. */
+    /** The length of an element's compact JSON as the splitter measures it, or -1 (too large). */
     readonly sizeOf: (element: unknown) => number;
   },
 ): FoundArrays {
+  const value = jsonOf(input, "");
   if (Array.isArray(value)) return { sections: [{ path: "", array: value }], envelope: [] };
   const sections: Array<{ path: string; array: readonly unknown[] }> = [];
   if (typeof value !== "object" || value === null) return { sections, envelope: value };
   const rule = recordRule(options);
-  let visits = 0;
+  let visits = 1;
+  /** Sections taken for their name alone. */
+  let named = 0;
 
-  /** Whether an array (not named, not an envelope key) holds enough to be records. */
-  const large = (array: readonly unknown[], eager: boolean): boolean => {
+  /** Whether an undecided array holds enough to be records, and whether by its name alone. */
+  const decide = (array: readonly unknown[], eager: boolean): "size" | "name" | undefined => {
     let chars = 0;
     for (let i = 0; i < array.length; i++) {
-      const size = options.sizeOf(array[i]);
-      // An element that cannot be read (or is too large to hold) is no tag: the array is records.
-      if (size < 0) return true;
+      const size = options.sizeOf(jsonOf(array[i], String(i)));
+      // An element too large to hold is no tag: the array is records.
+      if (size < 0) return "size";
       chars += size;
-      if (enoughForRecords(i + 1, chars, eager)) return true;
+      if (enoughForRecords(i + 1, chars, eager))
+        return enoughForRecords(i + 1, chars) ? "size" : "name";
     }
-    return false;
+    return undefined;
   };
 
   /** The object with its record arrays written `[]`, or itself when it holds none. */
   const visit = (object: object, path: readonly string[]): unknown => {
-    if (++visits > MAX_VISITS || typeof (object as { toJSON?: unknown }).toJSON === "function")
-      return object;
     let copy: Record<string, unknown> | undefined;
-    let entries: string[];
+    let keys: string[];
     try {
-      entries = Object.keys(object);
+      keys = Object.keys(object);
     } catch {
       return object;
     }
-    for (const key of entries) {
-      let v: unknown;
+    for (const key of keys) {
+      let raw: unknown;
       try {
-        v = (object as Record<string, unknown>)[key];
+        raw = (object as Record<string, unknown>)[key];
       } catch {
         continue;
       }
+      const v = jsonOf(raw, key);
+      const name = key.length > MAX_KEY_CHARS ? undefined : key;
       let replaced: unknown = v;
-      if (Array.isArray(v)) {
-        const at = [...path, key].join(".");
-        const kind = arrayKind(rule, path, key, sections.length);
-        const records = kind === "records" || (kind !== "plain" && large(v, kind === "eager"));
-        if (records) {
-          sections.push({ path: at, array: v });
+      if (Array.isArray(v) && name !== undefined) {
+        const kind = arrayKind(rule, path, name, sections.length, named);
+        const by =
+          kind === "records" ? "size" : kind === "plain" ? undefined : decide(v, kind === "eager");
+        if (by === "name") named++;
+        if (by !== undefined) {
+          sections.push({ path: [...path, name].join("."), array: v });
           replaced = [];
         }
-      } else if (typeof v === "object" && v !== null) {
-        replaced = visit(v, [...path, key]);
+      } else if (
+        typeof v === "object" &&
+        v !== null &&
+        !Array.isArray(v) &&
+        name !== undefined &&
+        path.length + 1 < MAX_PATH_DEPTH &&
+        ++visits <= MAX_VISITS
+      ) {
+        replaced = visit(v, [...path, name]);
       }
-      if (replaced !== v) {
+      if (replaced !== raw) {
         copy ??= { ...(object as Record<string, unknown>) };
         copy[key] = replaced;
       }
     }
     return copy ?? object;
   };
-  const envelope = visit(value, []);
-  return { sections, envelope };
+  return { sections, envelope: visit(value, []) };
 }

@@ -31,6 +31,14 @@ export const RECORDS_AT_CHARS = 2048;
 
 /** Record arrays of one document at most; later arrays are part of its envelope. */
 export const MAX_SECTIONS = 32;
+/** ...of which at most this many taken for their name alone (`failed`, `warnings`), however small. */
+export const MAX_NAMED_SECTIONS = 8;
+/** Objects deeper than this are not searched (a path is kept for each level above). */
+export const MAX_PATH_DEPTH = 64;
+/** A key longer than this (decoded) names no path: nothing under it is searched. */
+export const MAX_KEY_CHARS = 256;
+/** Objects searched at most, in document order; past them nothing is. */
+export const MAX_VISITS = 100_000;
 
 export interface RecordRule {
   /** The paths the host named (the `records` option), or undefined to find them. */
@@ -65,13 +73,15 @@ export function arrayKind(
   path: readonly string[],
   key: string,
   sections: number,
+  /** Sections taken for their name alone so far. */
+  named = 0,
 ): "records" | "pending" | "eager" | "plain" {
   if (sections >= MAX_SECTIONS) return "plain";
   if (rule.named !== undefined)
     return rule.named.has([...path, key].join(".")) ? "records" : "plain";
   if (path.length === 0 && rule.envelopeKeys.has(key)) return "records";
   // `failed`, `errors`: each element is evidence, however few (an empty one stays in the envelope).
-  if (pathSeverity(key) > 0) return "eager";
+  if (pathSeverity(key) > 0 && named < MAX_NAMED_SECTIONS) return "eager";
   return "pending";
 }
 

@@ -87,7 +87,14 @@ async function pump(
       ctx.facts.kind = "structured";
       ctx.facts.format = "json";
       const { pumpValue } = await import("./value.js");
-      await pumpValue(intake.value, () => sinks.records(), ctx, o.records.limits, o.records.paths);
+      await pumpValue(
+        intake.value,
+        () => sinks.records(),
+        ctx,
+        o.records.limits,
+        o.records.paths,
+        o.records.hashLimit,
+      );
       return;
     }
   }

@@ -8,6 +8,7 @@ import type { RecordSink } from "../pipeline/flow.js";
 import type { RunContext } from "../pipeline/run.js";
 import type { JsonValue } from "../pipeline/unit.js";
 import { fromJs } from "./from-js.js";
+import { createLongString } from "./long-string.js";
 import { findRecordArrays } from "./record-paths.js";
 import type { StructuredLimits } from "./records.js";
 
@@ -21,13 +22,26 @@ export async function pumpValue(
   ctx: RunContext,
   limits: StructuredLimits,
   paths?: readonly string[],
+  /** Blobs up to this many bytes get a SHA-256 in their placeholder (as the text path's do). */
+  hashLimit = 0,
 ): Promise<void> {
   const facts = createRecordFacts("json");
   ctx.facts.records = facts;
+  // An element's size as the JSON splitter measures the same element in text: its compact JSON,
+  // with each string too long to hold as the placeholder it streams into.
   const sizeOf = (element: unknown) => {
     const read = fromJs(element, limits, true);
     if (!read.ok) return -1;
-    const size = JSON.stringify(read.value).length;
+    let size = 0;
+    const json = JSON.stringify(read.value, (_, v) => {
+      if (typeof v !== "string" || v.length <= limits.maxStringLength) return v;
+      const raw = JSON.stringify(v);
+      const long = createLongString(hashLimit, { blobs: 0, blobBytes: 0, strings: 0, chars: 0 });
+      long.write(raw.slice(1, -1));
+      size += JSON.stringify(JSON.parse(long.end())).length - raw.length;
+      return v;
+    });
+    size += json.length;
     return size > limits.maxRecordChars ? -1 : size;
   };
   const found = findRecordArrays(value, { ...(paths !== undefined ? { paths } : {}), sizeOf });

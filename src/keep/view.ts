@@ -82,6 +82,8 @@ class Best {
   constructor(
     private readonly limit: number,
     private readonly compare: (a: Unit, b: Unit) => number,
+    /** Told of each unit let go. */
+    private readonly onDrop?: (unit: Unit) => void,
   ) {}
 
   add(unit: Unit): void {
@@ -118,6 +120,7 @@ class Best {
     this.dropped++;
     const h = this.heap;
     const top = h[0] as Unit;
+    this.onDrop?.(top);
     const last = h.pop() as Unit;
     this.chars -= top.text.length;
     if (h.length === 0) return;
@@ -155,6 +158,65 @@ export function detach(unit: Unit): Unit {
 const HEAD_SHARE = 0.6;
 
 /**
+ * The others of an unsorted input with several record arrays, which take turns in the view (the
+ * first of each array, then the second of each, …). What is held of each array is a prefix of
+ * it: once one of its records is let go, its later ones are too. So the held records, in turn
+ * order, up to the first array whose next record is not held, are a prefix of the view, and a
+ * cursor after them misses and repeats nothing.
+ */
+class Turns {
+  private readonly best: Best;
+  /** Per array, the first rank not held (when one was let go). */
+  private readonly closedAt = new Map<number, number>();
+  constructor(limit: number, compare: (a: Unit, b: Unit) => number) {
+    this.best = new Best(limit, compare, (u) => this.close(u.section ?? 0, u.rank ?? u.index));
+  }
+
+  get dropped(): number {
+    return this.best.dropped;
+  }
+
+  /** Array `section` holds nothing from `rank` on. */
+  close(section: number, rank: number): void {
+    const at = this.closedAt.get(section);
+    if (at === undefined || rank < at) this.closedAt.set(section, rank);
+  }
+
+  add(unit: Unit): void {
+    const s = unit.section ?? 0;
+    if (this.closedAt.has(s)) {
+      this.best.dropped++;
+      return;
+    }
+    this.best.add(unit);
+  }
+
+  remove(gone: (unit: Unit) => boolean): void {
+    this.best.remove(gone);
+  }
+
+  held(): Unit[] {
+    return this.best.sorted();
+  }
+
+  /** The held records in turn order, cut where an array's next record is missing. */
+  prefix(): Unit[] {
+    let cut: { rank: number; section: number } | undefined;
+    for (const [section, rank] of this.closedAt) {
+      if (cut === undefined || rank < cut.rank || (rank === cut.rank && section < cut.section))
+        cut = { rank, section };
+    }
+    const held = this.best.sorted();
+    if (cut === undefined) return held;
+    const c = cut;
+    return held.filter((u) => {
+      const rank = u.rank ?? u.index;
+      return rank < c.rank || (rank === c.rank && (u.section ?? 0) < c.section);
+    });
+  }
+}
+
+/**
  * @example
  * const keeper = createViewKeeper({ chars: 32_000, sort: undefined, errorsFirst: true });
  * keeper.add(unit);
@@ -175,6 +237,10 @@ export function createViewKeeper(limits: ViewLimits): ViewKeeper {
   let tailStart = 0;
   let tailChars = 0;
   let droppedOthers = 0;
+  /** The rank of the first record the tail ring took (what a drop from it lost first). */
+  let firstTailRank: number | undefined;
+  /** Several record arrays, unsorted: their others take turns (set at the second array). */
+  let turns: Turns | undefined;
   let total = 0;
   let evidenceTotal = 0;
   let errorsTotal = 0;
@@ -184,11 +250,17 @@ export function createViewKeeper(limits: ViewLimits): ViewKeeper {
       sorted.add(detach(unit));
       return;
     }
+    if (turns === undefined && (unit.section ?? 0) > 0) turns = toTurns();
+    if (turns) {
+      turns.add(detach(unit));
+      return;
+    }
     if (tailStart === tail.length && headChars + unit.text.length <= headLimit) {
       head.push(detach(unit));
       headChars += unit.text.length;
       return;
     }
+    firstTailRank ??= unit.rank ?? unit.index;
     tail.push(unit);
     tailChars += unit.text.length;
     while (tailChars > tailLimit && tail.length - tailStart > 1) {
@@ -202,6 +274,22 @@ export function createViewKeeper(limits: ViewLimits): ViewKeeper {
       tail = tail.slice(tailStart);
       tailStart = 0;
     }
+  }
+
+  /**
+   * A second array began: what the first holds moves into the turns. The head is its prefix; the
+   * tail ring continues it only when the ring let nothing go (else the first array is closed
+   * where the ring began).
+   */
+  function toTurns(): Turns {
+    const t = new Turns(limits.chars, compare);
+    for (const u of head) t.add(u);
+    if (droppedOthers === 0) for (const u of tail.slice(tailStart) as Unit[]) t.add(detach(u));
+    else t.close(0, firstTailRank ?? 1);
+    head.length = 0;
+    tail = [];
+    tailStart = 0;
+    return t;
   }
 
   return {
@@ -220,6 +308,7 @@ export function createViewKeeper(limits: ViewLimits): ViewKeeper {
         if (limits.errorsFirst) {
           // They were others until now: out of the head and tail, into the evidence.
           sorted?.remove(gone);
+          turns?.remove(gone);
           const keptHead = head.filter((u) => !gone(u));
           head.length = 0;
           head.push(...keptHead);
@@ -230,14 +319,20 @@ export function createViewKeeper(limits: ViewLimits): ViewKeeper {
           }
         } else {
           // Severity does not order this view: they stay where they are, marked.
-          for (const u of [...head, ...tail, ...(sorted ? sorted.sorted() : [])])
+          for (const u of [
+            ...head,
+            ...tail,
+            ...(sorted ? sorted.sorted() : []),
+            ...(turns ? turns.held() : []),
+          ])
             if (gone(u)) (u as Unit).severity = 1;
         }
       }
       const evidenceDropped = evidence.dropped > 0;
-      const others = sorted ? sorted.sorted() : head;
-      const rest = sorted ? [] : (tail.slice(tailStart) as Unit[]).map(detach);
-      const dropped = evidence.dropped + (sorted ? sorted.dropped : droppedOthers);
+      const others = sorted ? sorted.sorted() : turns ? turns.prefix() : head;
+      const rest = sorted || turns ? [] : (tail.slice(tailStart) as Unit[]).map(detach);
+      const dropped =
+        evidence.dropped + (sorted ? sorted.dropped : droppedOthers + (turns?.dropped ?? 0));
       return {
         evidence: evidence.sorted(),
         head: evidenceDropped ? [] : others,

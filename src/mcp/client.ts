@@ -26,7 +26,10 @@ export interface McpClientLike {
  * (typed as one, so `toAnthropic(await client.callTool(…))` needs no cast).
  */
 export type WrappedClient<C extends McpClientLike> = {
-  callTool(params: Parameters<C["callTool"]>[0], ...rest: never[]): Promise<McpCallToolResult>;
+  callTool(
+    params: Parameters<C["callTool"]>[0],
+    ...rest: Parameters<C["callTool"]> extends [unknown, ...infer Rest] ? Rest : never[]
+  ): Promise<McpCallToolResult>;
 } & C;
 
 /** Tools remembered at most, shapers and schemas alike (a server lists what it likes). */
@@ -99,8 +102,10 @@ export function wrapClient<C extends McpClientLike>(
     const answer = await client.callTool(params, ...rest);
     const shaper = shaperOf(String(params?.name));
     if (shaper === undefined) return answer;
-    // A result of the 2024-10-07 protocol (`toolResult`) has no parts: its value is one.
-    const raw = isCallToolResult(answer) ? answer : fromToolResult(answer);
+    // A result of the 2024-10-07 protocol (`toolResult`) has no parts: its value is one. (The
+    // SDK's client hands it on with an empty `content` beside it.)
+    const raw = isOldResult(answer) ? fromToolResult(answer) : answer;
+    if (!isCallToolResult(raw)) return answer;
     if (listed === undefined && schemas.size === 0) {
       // The schemas come from tools/list: listed once, quietly (a server may not list).
       listed = listAll().catch(() => undefined);
@@ -125,6 +130,13 @@ export function wrapClient<C extends McpClientLike>(
       return typeof value === "function" ? value.bind(target) : value;
     },
   }) as WrappedClient<C>;
+}
+
+/** A 2024-10-07 result: a `toolResult`, and no parts of its own. */
+function isOldResult(answer: unknown): boolean {
+  if (typeof answer !== "object" || answer === null || !("toolResult" in answer)) return false;
+  const content = (answer as { content?: unknown }).content;
+  return content === undefined || (Array.isArray(content) && content.length === 0);
 }
 
 /** A 2024-10-07 result (`{ toolResult }`) as a `CallToolResult` of one text part. */

@@ -35,6 +35,8 @@ export type CallToolResultShaper = (result: McpCallToolResult) => Promise<McpCal
  * share of the value's JSON (one quarter).
  */
 const VIEW_RATIO = 4;
+/** ...and only when `maxTokens` leaves room for it beside the tool's own text. */
+const VIEW_MIN_TOKENS = 256;
 
 /** Shapers compiled per media type, at most: a tool's types are few, a hostile list is not kept. */
 const MAX_SHAPERS = 32;
@@ -107,6 +109,7 @@ export function createCallToolResultShaper(options: McpShapeOptions = {}): CallT
       maxTokens: o.maxStructuredTokens,
       count,
       clean: (text) => clean(text),
+      ...(compiled.recordPaths !== undefined ? { paths: compiled.recordPaths } : {}),
       ...(s && "check" in s
         ? { check: s.check, ...(s.minItems ? { minItems: s.minItems } : {}) }
         : {}),
@@ -155,6 +158,8 @@ export function createCallToolResultShaper(options: McpShapeOptions = {}): CallT
       return undefined;
     }
     if (json === undefined || said * VIEW_RATIO >= json.length) return undefined;
+    // A small budget is the tool's own text's: a view would crowd it out.
+    if (o.maxTokens < VIEW_MIN_TOKENS) return undefined;
     const shaper = shaperFor("application/json", isError);
     const prepared = await shaper.prepare(value as never);
     if (prepared.ctx.facts.records?.shape !== "records") return undefined;

@@ -28,6 +28,8 @@ export interface StructuredOptions {
   readonly minItems?: (path: Path) => number;
   /** The run's cleaner for tool strings. */
   readonly clean: (text: string) => string;
+  /** The record arrays' paths the host named (the `records` option). */
+  readonly paths?: readonly string[];
 }
 
 /** An array shown shorter: where, and how many of its items are kept. */
@@ -105,9 +107,15 @@ interface Cutting {
  * The record arrays of the value that hold evidence, each with its item indices in the order
  * they are kept: evidence (worst first, then by position), then the rest by position.
  */
-function recordOrder(value: JsonValue): Map<readonly JsonValue[], readonly number[]> {
+function recordOrder(
+  value: JsonValue,
+  paths: readonly string[] | undefined,
+): Map<readonly JsonValue[], readonly number[]> {
   const orders = new Map<readonly JsonValue[], readonly number[]>();
-  const found = findRecordArrays(value, { sizeOf: (e) => JSON.stringify(e)?.length ?? -1 });
+  const found = findRecordArrays(value, {
+    sizeOf: (e) => JSON.stringify(e)?.length ?? -1,
+    ...(paths !== undefined ? { paths } : {}),
+  });
   const classify = recordClassifier();
   for (const { path, array } of found.sections) {
     const hint = pathSeverity(path);
@@ -231,7 +239,6 @@ export async function reduceStructured(
   const json = JSON.stringify(cleaned);
   const before = await tokensBefore(json, o.count);
   const left = (why: string, extra: Partial<StructuredOutcome> = {}) => leftOut(why, before, extra);
-  const tried = new Map<number, { value: JsonObject; tokens: number; cutting: Cutting } | null>();
   const fits = async (text: string): Promise<number | undefined> => {
     if (text.length > o.maxTokens * CHARS_PER_TOKEN_AT_MOST) return undefined;
     const tokens = text === json && !before.estimated ? before.tokens : await o.count(text);
@@ -252,33 +259,46 @@ export async function reduceStructured(
   }
   const { longest, depth } = measure(cleaned);
   if (depth > MAX_DEPTH) return left(`it nests deeper than ${MAX_DEPTH} levels`);
-  const order = recordOrder(cleaned);
-  const attempt = async (keep: number) => {
-    if (tried.has(keep)) return tried.get(keep) ?? null;
-    const cutting: Cutting = { cuts: [], count: 0, order };
-    const cut = cutValue(cleaned, keep, [], o, cutting) as JsonObject;
-    const tokens = await fits(JSON.stringify(cut));
-    const out = tokens === undefined ? null : { value: cut, tokens, cutting };
-    tried.set(keep, out);
-    return out;
+  // Record arrays keep their evidence first; if no such value is valid against the schema (a
+  // tuple's fixed first items), the cut keeps every array's first items instead.
+  const evidenceFirst = recordOrder(cleaned, o.paths);
+  const byPosition = new Map<readonly JsonValue[], readonly number[]>();
+  const search = async (order: Cutting["order"]) => {
+    const tried = new Map<number, { value: JsonObject; tokens: number; cutting: Cutting } | null>();
+    const attempt = async (keep: number) => {
+      if (tried.has(keep)) return tried.get(keep) ?? null;
+      const cutting: Cutting = { cuts: [], count: 0, order };
+      const cut = cutValue(cleaned, keep, [], o, cutting) as JsonObject;
+      const tokens = await fits(JSON.stringify(cut));
+      const out = tokens === undefined ? null : { value: cut, tokens, cutting };
+      tried.set(keep, out);
+      return out;
+    };
+    if ((await attempt(0)) === null) return undefined;
+    // The most items per array that still fit: fitting only gets harder with more items.
+    let lo = 0;
+    let hi = longest - 1;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if ((await attempt(mid)) !== null) lo = mid;
+      else hi = mid - 1;
+    }
+    const found = (await attempt(lo)) as NonNullable<Awaited<ReturnType<typeof attempt>>>;
+    return { ...found, checked: o.check ? await o.check(found.value) : undefined };
   };
-  if (longest === 0 || (await attempt(0)) === null) {
+  let best = longest === 0 ? undefined : await search(evidenceFirst);
+  if (best === undefined) {
     return left(
       longest === 0
         ? `its JSON takes about ${before.tokens} tokens and it holds no array to cut`
         : `its JSON takes about ${before.tokens} tokens, and more than ${o.maxTokens} even with every array cut to its fewest items`,
     );
   }
-  // The most items per array that still fit: fitting only gets harder with more items.
-  let lo = 0;
-  let hi = longest - 1;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if ((await attempt(mid)) !== null) lo = mid;
-    else hi = mid - 1;
+  if (best.checked && !best.checked.ok && evidenceFirst.size > 0) {
+    const again = await search(byPosition);
+    if (again?.checked?.ok) best = again;
   }
-  const best = (await attempt(lo)) as NonNullable<Awaited<ReturnType<typeof attempt>>>;
-  const checked = o.check ? await o.check(best.value) : undefined;
+  const checked = best.checked;
   if (checked && !checked.ok) {
     return left("no value within maxStructuredTokens is valid against the output schema", {
       valid: false,

@@ -27,17 +27,22 @@ import { dataOf, type EnvelopeParts, type EnvelopeRequest, recordsJson } from ".
 import { candidatesOf, lanes, shownInOrder } from "./order.js";
 import { shorten, shrinkSteps } from "./reduce.js";
 
-function formatName(f: RecordFacts): string {
+/** An array's path as the text names it: cleaned, bounded, quoted (a key is tool text). */
+function pathName(path: string, o: RecordsRenderOptions): string {
+  return JSON.stringify(o.clean(path, 200));
+}
+
+function formatName(f: RecordFacts, o: RecordsRenderOptions): string {
   if (f.format === "csv" || f.format === "tsv") {
     return `${f.format.toUpperCase()}, ${n(f.csv?.columns.length ?? 0)} columns`;
   }
   if (f.format === "ndjson") return "NDJSON";
   if (f.paths.length > 1) {
-    const arrays = f.paths.map((p) => `"${p.path}" (${n(p.count)})`);
+    const arrays = f.paths.map((p) => `${pathName(p.path, o)} (${n(p.count)})`);
     const last = arrays.pop();
     return `JSON arrays under ${arrays.join(", ")} and ${last}`;
   }
-  if (f.envelope !== undefined) return `JSON array under "${f.envelope}"`;
+  if (f.envelope !== undefined) return `JSON array under ${pathName(f.envelope, o)}`;
   // A parsed value and its JSON text are the same input, and say so the same way.
   return "JSON array";
 }
@@ -98,7 +103,7 @@ export async function renderRecords(
     if (first !== undefined && inOrder[0]) inOrder[0] = { ...inOrder[0], text: first };
     const data = dataOf(
       inOrder,
-      f.paths.map((p) => p.path),
+      f.paths.map((p) => o.clean(p.path, 200)),
     );
     const l = lanes(view, shown);
     const end = total - l.tail;
@@ -109,7 +114,7 @@ export async function renderRecords(
       return { status, summary: `${n(total)} records, ${n(shown)} shown`, data };
     }
     const parts: string[] = [];
-    parts.push(`${n(total)} records (${formatName(f)})`);
+    parts.push(`${n(total)} records (${formatName(f, o)})`);
     if (omitted === 0) {
       if (total > 0) parts.push(total === 1 ? "shown" : "all shown");
     } else {

@@ -194,7 +194,7 @@ export async function readRecords(
       summary: `${range}${level < 2 ? ` (${how})` : ""}${more ? "" : `; this is the last page${tailNote}`}`,
       data: dataOf(
         shownTexts,
-        (stored.info.paths ?? []).map((p) => p.path),
+        (stored.info.paths ?? []).map((p) => o.meta.clean(p.path, 200)),
       ),
       ...(more
         ? {

@@ -375,9 +375,12 @@ describe("structured: aggregates, blobs, secrets, envelope", () => {
   });
 
   it("a document too big for the budget is reduced, then outlined, never cut mid-value", async () => {
-    // Not an envelope key: under `items` the same array would be records (as in JSON text).
+    // No record array in it: a map of 400 entries is one document (an array of them would be
+    // records, whatever its key).
     const doc = {
-      list: Array.from({ length: 400 }, (_, i) => ({ i, text: `value ${i} `.repeat(20) })),
+      byId: Object.fromEntries(
+        Array.from({ length: 400 }, (_, i) => [`id${i}`, { i, text: `value ${i} `.repeat(20) }]),
+      ),
       meta: { page: 1 },
     };
     const shaped = await shape(doc, { maxTokens: 300 });
