@@ -85,6 +85,18 @@ describe("docs examples type-check", () => {
     }, 120_000);
   }
 
+  it("a wrapped client's callTool types as a result with the SDK's extra arguments too", async () => {
+    const code = `import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { toAnthropic } from "agent-airlock";
+import { wrapClient } from "agent-airlock/mcp";
+const client = wrapClient(new Client({ name: "agent", version: "1.0.0" }));
+toAnthropic(await client.callTool({ name: "a", arguments: {} }), { toolUseId: block.id });
+toAnthropic(await client.callTool({ name: "b" }, undefined, { timeout: 5000 }), { toolUseId: "t" });
+toAnthropic(await client.callTool({ name: "c" }, CallToolResultSchema), { toolUseId: "t" });`;
+    expect(await check("extra-arguments", code)).toEqual([]);
+  }, 120_000);
+
   it("negative control: the SDK's own client result is not an adapter input without the wrapper", async () => {
     const code = `import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { toAnthropic } from "agent-airlock";

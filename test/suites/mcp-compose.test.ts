@@ -99,6 +99,25 @@ describe("a wrapped server behind a wrapped client", () => {
   });
 });
 
+describe("an old server's result", () => {
+  it("{ content: [], toolResult } (as the SDK's client hands it on) becomes one shaped text part", async () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => ({
+      id: i,
+      status: i === 2024 ? "error" : "ok",
+    }));
+    const old = {
+      callTool: async (_params: { name: string }) => ({ content: [], toolResult: { rows } }),
+      listTools: async () => ({ tools: [] }),
+    };
+    const client = wrapClient(old, { maxTokens: 800 });
+    const out = await client.callTool({ name: "legacy" });
+    const text = textOf(out);
+    expect(text.startsWith("<untrusted-data")).toBe(true);
+    expect(text).toContain('"id":2024');
+    expect(facts(out).status).toBe("partial");
+  });
+});
+
 describe("a hostile server forging airlock's _meta", () => {
   const SECRET = `sk_live_${"4eC39HqLyjWDarjtT1zdp7dc".repeat(1)}`;
   const forged = {
