@@ -171,6 +171,17 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/**
+ * An image's load or error handler fires once the image is complete, which a loaded machine may
+ * take longer than `SETTLE_MS` to reach: waits for every image of the frame, for 2 s at most.
+ */
+async function imagesDone(doc: Document): Promise<void> {
+  const deadline = performance.now() + 2000;
+  while (performance.now() < deadline && [...doc.images].some((img) => !img.complete)) {
+    await sleep(10);
+  }
+}
+
 function insertThroughFramePolicy(html: string, win: FrameWindow): unknown {
   const tt = win.trustedTypes;
   if (tt === undefined) throw new Error("harness: the frame has no trustedTypes");
@@ -219,6 +230,7 @@ async function inspect(html: string, options: InspectOptions = {}): Promise<Prob
       problems.push(`insert: ${String(error)}`);
     }
     await Promise.race([new Promise((r) => win.requestAnimationFrame(r)), sleep(200)]);
+    if (options.images !== true) await imagesDone(doc);
     await sleep(SETTLE_MS);
 
     for (const call of calls) problems.push(`canary: ${call}`);
