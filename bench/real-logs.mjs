@@ -11,8 +11,13 @@
  * When a log's severe templates cannot all fit one line each, the best possible share (the
  * cheapest line of each, with a gap marker, until the budget is spent) is printed beside.
  *
+ * Then the failed CI builds of ../shared/bench/ci-logs, each shaped as a failed command's output:
+ * a build counts as kept when its hand-labelled failure chunk survives, by the data's own rule
+ * (its README: ANSI and \r removed, whitespace collapsed, at least half of the chunk's first 12
+ * lines of 12 characters or more appear in the text), next to a head+tail cut of the same budget.
+ *
  *   npm run bench:logs                    (builds, then runs)
- *   node bench/real-logs.mjs [dir]        (another directory of NAME.log + NAME.structured.csv)
+ *   node bench/real-logs.mjs [dir] [ci-dir]
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -45,6 +50,8 @@ const FRAME = 80;
 const GAP = countTokens("[airlock: omitted lines 1201-1876 of 2000]\n");
 
 const dir = process.argv[2] ?? fileURLToPath(new URL("../../shared/bench/logs/", import.meta.url));
+const ciDir =
+  process.argv[3] ?? fileURLToPath(new URL("../../shared/bench/ci-logs/", import.meta.url));
 
 /** A labelled log: its lines, and for each template its lines, count and severity. */
 function readLog(name) {
@@ -171,3 +178,48 @@ const names = existsSync(dir)
 if (names.length === 0) console.log(`no NAME.log + NAME.structured.csv in ${dir}`);
 else await measure(names.map(readLog), `real logs in ${dir}`);
 await measure(variedLogs(), "generated logs (bench/varied-logs.mjs)");
+
+// ANSI escapes (CSI and OSC) and carriage returns, removed from both sides before matching.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the escapes are what is removed
+const ANSI = /\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
+const plain = (s) => s.replace(ANSI, "").replace(/\r/g, "");
+const squash = (s) => s.replace(/\s+/g, " ").trim();
+
+/** The data's rule: at least half of the chunk's first 12 lines of 12 characters or more shown. */
+function chunkKept(chunk, text) {
+  const lines = plain(chunk)
+    .split("\n")
+    .map(squash)
+    .filter((l) => l.length >= 12)
+    .slice(0, 12);
+  if (lines.length === 0) return true;
+  const shown = squash(plain(text));
+  return lines.filter((l) => shown.includes(l)).length * 2 >= lines.length;
+}
+
+async function measureBuilds() {
+  const manifest = JSON.parse(readFileSync(`${ciDir}/manifest.json`, "utf8"));
+  console.log(`\nfailed CI builds in ${ciDir} (shaped as a failed command's stdout)`);
+  console.log("  budget   builds  chunk kept: airlock  head+tail");
+  for (const budget of BUDGETS) {
+    let kept = 0;
+    let peer = 0;
+    for (const { name } of manifest) {
+      const log = readFileSync(`${ciDir}/${name}.log`, "utf8");
+      const chunk = readFileSync(`${ciDir}/${name}.chunk.txt`, "utf8");
+      const shaped = await shape(
+        { stdout: log, exitCode: 1 },
+        { maxTokens: budget, tool: "build" },
+      );
+      if (chunkKept(chunk, shaped.text)) kept++;
+      if (chunkKept(chunk, headTail(log.replace(/\r?\n$/, "").split(/\r?\n/), budget))) peer++;
+    }
+    const share = (k) => `${((100 * k) / manifest.length).toFixed(0).padStart(3)}%`;
+    console.log(
+      `  ${String(budget).padStart(6)}   ${String(manifest.length).padStart(6)}  ${share(kept).padStart(18)}  ${share(peer).padStart(9)}`,
+    );
+  }
+}
+
+if (existsSync(`${ciDir}/manifest.json`)) await measureBuilds();
+else console.log(`\nno manifest.json in ${ciDir}`);

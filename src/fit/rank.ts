@@ -4,16 +4,21 @@
  *   1. the last line of each section (where it ended);
  *   2. the first held line of every severe template: fatal, then error, then warning, the rare
  *      ones first, and among equals the shorter line first (more of them fit);
- *   3. for each severe line of step 2, a marker counting the other lines like it and where they
+ *   3. the block of an error group of every headline template (its headline, the trace or diagnostic under it, the
+ *      new lines just above it: `keep/blocks.ts`), the rarer headline first (a failure said
+ *      once before one logged on every request), then those with a trace, then first and
+ *      last groups before the middle ones;
+ *   4. for each severe line of step 2, a marker counting the other lines like it and where they
  *      are (a repeating template is shown once, with its count: how often an error happened is
  *      worth more than one more rare line);
- *   4. the first held line of every rare template (seen once, then twice; shorter first);
- *   5. the context of those lines (a stack trace after its error, then the lines before it);
- *   6. the latest line of every severe template seen more than once (the first and the latest);
- *   7. one line of every other template held, the less common first, and its marker;
- *   8. the rest by lanes (evidence, head, tail) interleaved by token share.
+ *   5. the first held line of every rare template (seen once, then twice; shorter first);
+ *   6. the context of the severe lines (the quiet lines after it, then the lines before it);
+ *   7. the latest line of every severe template seen more than once (the first and the latest);
+ *   8. one line of every other template held, the less common first, and its marker;
+ *   9. the rest by lanes (evidence, head, tail) interleaved by token share.
  * Lines are still shown in input order: this is only the order of the choice.
  */
+import { blockOf, continuesEvidence } from "../keep/blocks.js";
 import type { Group, Kept, Template, Unit } from "../keep/keeper.js";
 
 /** A "more lines like this" marker for a shown unit: a candidate of its own, after the unit. */
@@ -218,7 +223,27 @@ export function rank(
   );
 
   for (const h of held) push(h.last);
+  // One line of every severe template, then each error's block: what explains it.
   for (const p of severe) push(p.unit);
+  // One block of each headline's template: a second failure like one shown waits its turn.
+  const blocks: Array<{ units: Unit[]; count: number; traced: boolean }> = [];
+  const headlines = new Set<Template>();
+  for (const h of held) {
+    for (const g of groupOrder(h.kept.groups)) {
+      if (g.severity < 2) continue;
+      const units = blockOf(g);
+      const head = units.find((u) => u.severity >= 2) ?? units[0];
+      const t = head?.template === undefined ? undefined : h.kept.templates.get(head.template);
+      if (t !== undefined) {
+        if (headlines.has(t)) continue;
+        headlines.add(t);
+      }
+      const traced = units.some((u, i) => i > 0 && continuesEvidence(u.text, head?.text));
+      blocks.push({ units, count: t?.count ?? 1, traced });
+    }
+  }
+  blocks.sort((a, b) => a.count - b.count || Number(b.traced) - Number(a.traced));
+  for (const b of blocks) for (const u of b.units) push(u);
   for (const p of severe) note(p.unit, p.t);
   for (const p of rare) push(p.unit);
   for (const p of severe)

@@ -42,8 +42,8 @@ const ERROR = [
   // A non-zero error code: err=-12785.
   String.raw`\berr=-?[1-9]`,
   // "0 failed" is a passing summary, not a failure.
-  String.raw`(?<!(?:^|\s)0 )\bFAIL(?:ED|URE|S)?\b`,
-  String.raw`(?<!(?:^|\s)0 )\b[Ff]ail(?:ed|ure|s|ing)?\b`,
+  String.raw`(?<!(?:^|\s)0 )\bFAIL(?:ED|URES?|S)?\b`,
+  String.raw`(?<!(?:^|\s)0 )\b[Ff]ail(?:ed|ures?|s|ing)?\b`,
   String.raw`^\s*Caused by\b`,
   String.raw`\bERR!`,
   String.raw`\bnon-zero exit\b`,
@@ -419,15 +419,6 @@ export function lineClassifier(): (line: string) => Severity {
     const level = headerLevel(line);
     return level > severity ? (level as Severity) : severity;
   };
-}
-
-// Lines that continue a stack trace or a compiler diagnostic belong to the error above them.
-const CONTINUATION =
-  /^(?:\s+at\s|\s+File "|\s*\.\.\. \d+ (?:more|common frames)|\s*Caused by\b|\s+-->|\s*\d*\s*\|(?!\|)|\s+\^|\s*= (?:note|help):|\s+\S+\.(?:go|rs|py|js|ts|java|kt|rb|cs|cpp|c|h):\d+|goroutine \d+|\s{4,}\S|\t\S)/;
-
-/** True when a line is part of the stack trace or diagnostic that precedes it. */
-export function continuesEvidence(line: string): boolean {
-  return CONTINUATION.test(line);
 }
 
 /** What the line decoder may know of evidence, to skip lines that cannot matter. */

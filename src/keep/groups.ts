@@ -43,11 +43,14 @@ export interface Reservoir {
 
 /**
  * @example
- * const reservoir = createReservoir(4000);
+ * const reservoir = createReservoir(4000, blockOf);
  * reservoir.add(group);
  * reservoir.evict(undefined);
  */
-export function createReservoir(limit: number): Reservoir {
+export function createReservoir(
+  limit: number,
+  blockOf: (group: Group) => readonly Unit[] = () => [],
+): Reservoir {
   const groups: Group[] = [];
   let chars = 0;
 
@@ -76,8 +79,10 @@ export function createReservoir(limit: number): Reservoir {
   }
 
   /**
-   * Lets go of all but the first lines of templates in the newest untrimmed exemplar group of the
-   * lowest severity: its context, and the later lines of templates held already.
+   * Lets go of all but the failure's block (`blockOf`: its headline and what explains it) and the
+   * first lines of templates in the largest untrimmed exemplar group of the lowest severity: its
+   * context, and the later lines of templates held already. The largest frees the most and
+   * leaves the short failure blocks whole.
    */
   function trimOne(open: Group | undefined): boolean {
     let pick: Group | undefined;
@@ -86,14 +91,17 @@ export function createReservoir(limit: number): Reservoir {
       if (
         pick === undefined ||
         g.severity < pick.severity ||
-        (g.severity === pick.severity && g.seq > pick.seq)
+        (g.severity === pick.severity && g.chars > pick.chars)
       )
         pick = g;
     }
     if (pick === undefined) return false;
     pick.trimmed = true;
     const before = pick.chars;
-    const core = pick.units.filter((u) => u.severity > 0 && (u.occurrence ?? 1) === 1);
+    const block = new Set(blockOf(pick));
+    const core = pick.units.filter(
+      (u) => block.has(u) || (u.severity > 0 && (u.occurrence ?? 1) === 1),
+    );
     pick.units.length = 0;
     pick.units.push(...core.slice(0, 64));
     pick.chars = 0;

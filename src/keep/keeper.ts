@@ -1,6 +1,7 @@
 import type { EvidenceHints, LineSink } from "../pipeline/flow.js";
 import type { Severity, Unit } from "../pipeline/unit.js";
-import { continuesEvidence, evidenceHints } from "./evidence.js";
+import { continuesEvidence, explains, explainsAbove, NOVEL_AFTER, traceOf } from "./blocks.js";
+import { evidenceHints } from "./evidence.js";
 import { createReservoir, type Group } from "./groups.js";
 import { createTemplateTable, TEMPLATE_CAP, type Template } from "./templates.js";
 
@@ -76,6 +77,12 @@ const EXACT_LINES = 4096;
 /** Past this many lines only one skipped line in SAMPLE_STRIDE is looked at. */
 const SAMPLE_FROM = 1_000_000;
 const SAMPLE_STRIDE = 4;
+/** Lines before an error held with it at most: its context and the block above it. */
+const BEFORE_LINES = 8;
+/** A template first seen fewer lines above than this is new here (`Unit.fresh`). */
+const FRESH_LINES = 32;
+/** Lines new to the log held under an error past its last evidence or continuation line. */
+const FRESH_AFTER = 12;
 
 /**
  * A copy of `text` that does not keep its source alive. Lines are slices of 1 MiB decoded
@@ -137,16 +144,19 @@ export function createKeeper(limits: KeeperLimits): Keeper {
   let tailStart = 0;
   let tailChars = 0;
   let dropped = false;
-  const reservoir = createReservoir(limits.evidenceChars);
+  const reservoir = createReservoir(limits.evidenceChars, traceOf);
   let groupSeq = 0;
   let open: Group | undefined;
   let openAfter = 0;
+  let openFresh = 0;
+  // The evidence line that opened the group: a prefix it shares with a line is looked past.
+  let openHead: string | undefined;
   let lines = 0;
   let evidenceLines = 0;
   let last: Unit | undefined;
   let lastTemplate: Template | undefined;
-  let prev1: Unit | undefined;
-  let prev2: Unit | undefined;
+  // The last lines seen, newest last, contiguous: an error's context and the block above it.
+  const recent: Unit[] = [];
   let sampled = false;
   // The skipped line last credited to a template, in case the decoder hands it over after all.
   let creditedAt = 0;
@@ -203,7 +213,13 @@ export function createKeeper(limits: KeeperLimits): Keeper {
 
   function attach(unit: Unit, severity: Severity): boolean {
     if (open === undefined) return false;
-    const continues = severity > 0 || openAfter > 0 || continuesEvidence(unit.text);
+    // Under an error, a line new to the log explains it (an assertion's expected and actual),
+    // for FRESH_AFTER lines past the last line that is evidence or continues it.
+    const strong = severity > 0 || continuesEvidence(unit.text, openHead);
+    const continues =
+      strong ||
+      openAfter > 0 ||
+      (open.severity >= 2 && openFresh < FRESH_AFTER && explains(unit, openHead));
     // The cap counts what follows the error, not the context before it: one long line before an
     // exception must not cost the exception its stack trace.
     const full =
@@ -220,13 +236,24 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     if (severity > open.severity) open.severity = severity;
     if (severity > 0 && unit.occurrence === 1) open.exemplar = true;
     openAfter = severity > 0 ? context : openAfter - 1;
+    openFresh = strong ? 0 : openFresh + 1;
     return true;
   }
 
   function openGroup(unit: Unit, severity: Severity): void {
     const units: Unit[] = [];
-    for (const u of context >= 2 ? [prev2, prev1] : context >= 1 ? [prev1] : []) {
-      if (u === undefined) continue;
+    // The `context` lines before it, and above them the lines that explain it (a compiler's
+    // diagnostics above its `Error 1`), up to BEFORE_LINES.
+    let from = recent.length;
+    while (
+      from > 0 &&
+      recent.length - from < BEFORE_LINES &&
+      (recent.length - from < context ||
+        (severity >= 2 && explainsAbove(recent[from - 1] as Unit, unit.text)))
+    )
+      from--;
+    for (let i = from; i < recent.length; i++) {
+      const u = recent[i] as Unit;
       hold(u);
       units.push(u);
     }
@@ -243,6 +270,8 @@ export function createKeeper(limits: KeeperLimits): Keeper {
       trimmed: false,
     };
     openAfter = context;
+    openFresh = 0;
+    openHead = unit.text;
     reservoir.add(open);
   }
 
@@ -275,6 +304,7 @@ export function createKeeper(limits: KeeperLimits): Keeper {
       omittedChars,
       template: t.id,
       occurrence: t.runs,
+      fresh: t.first > NOVEL_AFTER && (t.runs <= 2 || lines - t.first < FRESH_LINES),
     };
     if (before !== undefined) unit.before = held ? detach(before) : before;
     last = unit;
@@ -297,8 +327,8 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     }
     // The first line of a template is held while it is rare, whatever group it is context in.
     if (severity === 0 && t.runs === 1 && !inHead) holdRare(unit, t);
-    prev2 = prev1;
-    prev1 = unit;
+    recent.push(unit);
+    if (recent.length > BEFORE_LINES) recent.shift();
   }
 
   function skip(count: number): void {
@@ -307,8 +337,7 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     dropped = true;
     // A skipped line sits between: nothing may fold across it or count it as context.
     last = undefined;
-    prev1 = undefined;
-    prev2 = undefined;
+    recent.length = 0;
   }
 
   function wanted(text: string, start: number, end: number, pending: number): boolean {
@@ -322,7 +351,8 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     if (t === undefined) return true;
     creditedAt = position;
     creditedTemplate = t;
-    return false;
+    // A run of a template new here is handed over: it may be the block above an error.
+    return t.first > NOVEL_AFTER && position - t.first < FRESH_LINES;
   }
 
   function finish(): Kept {

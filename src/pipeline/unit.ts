@@ -53,6 +53,11 @@ export interface Unit {
   readonly template?: number;
   /** Which sighting of its template it is: 1 for the first (the template's exemplar). */
   readonly occurrence?: number;
+  /**
+   * Its template is new here: seen at most twice, or first seen a few lines above (a run of a
+   * compiler's diagnostics), where the input's ordinary lines repeat from further back.
+   */
+  readonly fresh?: boolean;
   /** A record's value (its display copy, with long strings shortened). */
   readonly value?: JsonValue;
   /** A record's sort key values, read from the full record. */

@@ -8,7 +8,7 @@
 import type { JsonValue } from "../decode/json.js";
 import type { SectionName } from "../pipeline/unit.js";
 import { type Cursor, decodeCursor, type Where, type WhereTest } from "./store.js";
-import { ARGUMENTS, OPERATORS } from "./tool.js";
+import { ARGUMENTS, EVIDENCE_LEVELS, type EvidenceLevel, OPERATORS } from "./tool.js";
 
 /** The bounds on arguments (exported for the tests and the docs). */
 export const ARG_LIMITS = Object.freeze({
@@ -35,7 +35,7 @@ export const ARG_LIMITS = Object.freeze({
 const OPERATOR_SET = new Set<string>(OPERATORS);
 const SECTIONS = new Set<string>(["text", "stdout", "stderr"]);
 const RECORD_ARGS = ["cursor", "range", "fields", "where"] as const;
-const TEXT_ARGS = ["lines", "around", "grep", "section"] as const;
+const TEXT_ARGS = ["lines", "around", "grep", "level", "section"] as const;
 
 export interface ReadRequest {
   readonly handle: string;
@@ -48,6 +48,8 @@ export interface ReadRequest {
   readonly grep?: string;
   readonly section?: SectionName;
   readonly evidence: boolean;
+  /** With `evidence` over text: the level its search is at (pages go fatal, error, warning). */
+  readonly level?: EvidenceLevel;
   readonly pageSize?: number;
   /** Which family the arguments name: records, text, or neither (a handle alone). */
   readonly family: "records" | "text" | undefined;
@@ -156,6 +158,13 @@ export function parseRequest(args: unknown): ReadRequest | string {
     if (evidence && around !== undefined)
       return "around shows one line's context; evidence lists the evidence lines: pass one of them";
   }
+  let level: EvidenceLevel | undefined;
+  if (given("level")) {
+    if (!(EVIDENCE_LEVELS as readonly unknown[]).includes(a.level))
+      return 'level must be "fatal", "error" or "warning"';
+    if (!evidence) return "level says where an evidence search is: pass it with evidence: true";
+    level = a.level as EvidenceLevel;
+  }
   let section: SectionName | undefined;
   if (given("section")) {
     if (typeof a.section !== "string" || !SECTIONS.has(a.section))
@@ -179,6 +188,7 @@ export function parseRequest(args: unknown): ReadRequest | string {
     ...(grep !== undefined ? { grep } : {}),
     ...(section ? { section } : {}),
     evidence,
+    ...(level !== undefined ? { level } : {}),
     ...(pageSize !== undefined ? { pageSize } : {}),
     family: records.length > 0 || cursor ? "records" : text.length > 0 ? "text" : undefined,
   };

@@ -1,7 +1,9 @@
 /**
  * `read_result` over a stored text result: a range of lines, the context around one line, the
- * lines a `grep` matches, or the evidence lines (the one severity scale of the first page), in
- * line order, page after page. Each page reads only the parts it needs (a range costs O(page));
+ * lines a `grep` matches in line order, or the evidence lines (the one severity scale of the
+ * first page) by level, most severe first, each level in line order, page after page. A page
+ * holds what its search found first and lays it out by position, so its gap markers read
+ * straight. Each page reads only the parts it needs (a range costs O(page));
  * a search reads on from where the last page stopped, within the call's step budget, and says
  * where it stopped. Each page's closing marker names the call that reads on.
  */
@@ -12,13 +14,14 @@ import { noteMarker } from "../pipeline/markers.js";
 import { buildShaped } from "../pipeline/meta.js";
 import { readCall } from "../pipeline/read-back.js";
 import type { ReadArgs, ReadMeta, Shaped } from "../pipeline/shaped.js";
-import type { SectionName } from "../pipeline/unit.js";
+import type { SectionName, Severity } from "../pipeline/unit.js";
 import type { ReadRequest } from "./args.js";
 import { compileGrep, type Matcher, type StepBudget } from "./grep.js";
 import { errorPage, type PageOptions, type ReaderState, stepBudget, withRead } from "./page.js";
 import type { ResultStore, StoredText } from "./store.js";
 import { fitTextPage, type PageLine } from "./text-page.js";
 import { type SectionText, type StoredLine, scannerProbe, sectionsOf } from "./text-source.js";
+import type { EvidenceLevel } from "./tool.js";
 
 /** Lines of context on each side of `around`'s line, unless `pageSize` says otherwise. */
 const AROUND = 20;
@@ -75,9 +78,10 @@ export async function readText(
     const m = compileGrep(req.grep as string);
     if (typeof m === "string") return refuse(m);
     matcher = m;
-  } else if (op === "evidence") {
-    matcher = evidenceMatcher();
   }
+  // An evidence search goes level by level, most severe first, each through every section.
+  let level: Severity = op === "evidence" ? severityOf(req.level ?? "fatal") : 0;
+  const levelOf = new Map<PageLine, Severity>();
 
   const candidates: PageLine[] = [];
   let chars = 0;
@@ -87,7 +91,9 @@ export async function readText(
     op === "grep" || op === "evidence" ? Math.min(o.capacity, o.maxTokens * 4) : o.capacity;
   const room = () => candidates.length < limit && chars < capacity;
   const take = (section: SectionName) => (line: StoredLine) => {
-    candidates.push({ ...line, section });
+    const candidate = { ...line, section };
+    candidates.push(candidate);
+    if (level > 0) levelOf.set(candidate, level);
     chars += line.text.length + 1;
     return room();
   };
@@ -134,47 +140,63 @@ export async function readText(
     sections.push(start);
   } else {
     const to = req.lines?.to;
-    const test = matcher as Matcher;
     let searched = 0;
-    // Section after section in the order shown, from `from` in the first; `lines.to` bounds the
-    // first section only, and then the search ends there.
-    for (const s of ordered.slice(ordered.indexOf(start))) {
-      const begin = s === start ? from : 1;
-      const end = s === start && to !== undefined ? Math.min(to, s.lines) : s.lines;
-      sections.push(s);
-      const keep = take(s.name);
-      let stopAt: number | undefined;
-      const next =
-        begin > end
-          ? begin
-          : await s.walk(
-              begin,
-              (line) => {
-                // The whole line is searched, not the part of it a page would show.
-                const hit = test.test(line.search, budget);
-                if (!hit && budget.stopped) {
-                  // The budget ran out before this line was searched: the next call starts
-                  // here, unless it is the first line of the call (one line that alone needs
-                  // more steps than a call may take is passed over, and said so).
-                  if (searched > 0) stopAt = line.index;
-                  else unsearched = line.index;
-                  return false;
-                }
-                searched++;
-                if (hit && !keep(line)) return false;
-                return line.index < end && !budget.stopped;
-              },
-              budget,
-              { until: end, ...(test.probe ? { probe: test.probe } : {}) },
-            );
-      scanEnd = { section: s, line: stopAt ?? next };
-      if (!room() || budget.stopped || scanEnd.line <= end || to !== undefined) break;
+    let first = start;
+    let begin0 = from;
+    for (;;) {
+      const test = op === "evidence" ? evidenceMatcher(level) : (matcher as Matcher);
+      // Section after section in the order shown, from `from` in the first; `lines.to` bounds
+      // the first section only, and then the search ends there.
+      for (const s of ordered.slice(ordered.indexOf(first))) {
+        const begin = s === first ? begin0 : 1;
+        const end = s === first && to !== undefined ? Math.min(to, s.lines) : s.lines;
+        if (!sections.includes(s)) sections.push(s);
+        const keep = take(s.name);
+        let stopAt: number | undefined;
+        const next =
+          begin > end
+            ? begin
+            : await s.walk(
+                begin,
+                (line) => {
+                  // The whole line is searched, not the part of it a page would show.
+                  const hit = test.test(line.search, budget);
+                  if (!hit && budget.stopped) {
+                    // The budget ran out before this line was searched: the next call starts
+                    // here, unless it is the first line of the call (one line that alone needs
+                    // more steps than a call may take is passed over, and said so).
+                    if (searched > 0) stopAt = line.index;
+                    else unsearched = line.index;
+                    return false;
+                  }
+                  searched++;
+                  if (hit && !keep(line)) return false;
+                  return line.index < end && !budget.stopped;
+                },
+                budget,
+                { until: end, ...(test.probe ? { probe: test.probe } : {}) },
+              );
+        scanEnd = { section: s, line: stopAt ?? next };
+        if (!room() || budget.stopped || scanEnd.line <= end || to !== undefined) break;
+      }
+      // This level searched to its end with room left: the next level, from the start.
+      const done =
+        scanEnd !== undefined &&
+        scanEnd.line >
+          (to !== undefined ? Math.min(to, scanEnd.section.lines) : scanEnd.section.lines) &&
+        (to !== undefined || scanEnd.section === ordered[ordered.length - 1]);
+      if (level <= 1 || !done || !room() || budget.stopped) break;
+      level = (level - 1) as Severity;
+      // A range (`lines.to`) bounds every level to itself; otherwise a level reads every
+      // section from the first (a `section` says where a search starts, as it does for grep).
+      first = to !== undefined ? start : (ordered[0] as SectionText);
+      begin0 = to !== undefined ? from : 1;
     }
     const what = matcher?.describe ?? "";
     const range = req.lines ? `, from line ${from}${to !== undefined ? ` to ${to}` : ""}` : "";
     header = [
       noteMarker(
-        `read_result: ${op === "evidence" ? "evidence lines (errors, warnings, stand-outs)" : what}${range}`,
+        `read_result: ${op === "evidence" ? `evidence lines, ${levelsFrom(req.level)}` : what}${range}`,
       ),
     ];
     if (unsearched !== undefined && scanEnd) {
@@ -189,8 +211,12 @@ export async function readText(
   const base: ReadArgs = { handle: stored.handle };
   const withSize = (args: Record<string, unknown>): ReadArgs =>
     ({ ...args, ...(req.pageSize !== undefined ? { pageSize: req.pageSize } : {}) }) as ReadArgs;
-  const search =
-    op === "grep" ? { grep: req.grep as string } : op === "evidence" ? { evidence: true } : {};
+  const search = (at: Severity): ReadArgs =>
+    op === "grep"
+      ? { grep: req.grep as string }
+      : op === "evidence"
+        ? { evidence: true, ...(at < 3 ? { level: LEVEL_NAMES[at] as EvidenceLevel } : {}) }
+        : {};
 
   /** The call that reads on after the first `k` candidates, or undefined at the end. */
   const nextArgs = (k: number): ReadArgs | undefined => {
@@ -228,7 +254,7 @@ export async function readText(
     if (pending !== undefined) {
       return withSize({
         ...base,
-        ...search,
+        ...search(levelOf.get(pending) ?? level),
         ...within(pending.section),
         lines: { from: pending.index, ...keepTo(pending.section) },
       });
@@ -238,14 +264,22 @@ export async function readText(
     if (scanEnd.line <= Math.min(s.lines, s === start && to !== undefined ? to : s.lines)) {
       return withSize({
         ...base,
-        ...search,
+        ...search(level),
         ...within(s.name),
         lines: { from: scanEnd.line, ...keepTo(s.name) },
       });
     }
-    if (to !== undefined) return undefined;
-    const after = ordered[ordered.indexOf(s) + 1];
-    return after ? withSize({ ...base, ...search, section: after.name }) : undefined;
+    const after = to !== undefined ? undefined : ordered[ordered.indexOf(s) + 1];
+    if (after) return withSize({ ...base, ...search(level), section: after.name });
+    // The last section searched at this level: an evidence search goes on at the next one.
+    if (op !== "evidence" || level <= 1) return undefined;
+    const first = to !== undefined ? start : ordered[0];
+    return withSize({
+      ...base,
+      ...search((level - 1) as Severity),
+      ...(named && first ? within(first.name) : {}),
+      ...(to !== undefined ? { lines: { from, to } } : {}),
+    });
   };
   const hint = (k: number): string => {
     const args = nextArgs(k);
@@ -253,11 +287,17 @@ export async function readText(
     const bound =
       budget.stopped && k >= candidates.length ? "the search stopped at its step bound; " : "";
     if (args) return `${bound}to read on call ${readCall(args)}`;
+    if (op === "grep" && k === 0)
+      return `no line matches${regexHint(req.grep as string, stored.handle)}`;
+    // A call that reads on (from a line, or at a level below the first) found nothing more.
+    const first = req.lines?.from === undefined && req.level === undefined;
     if (op === "grep" || op === "evidence")
-      return k === 0 ? "no line matches" : "no more lines match";
+      return k === 0 && first ? "no line matches" : "no more lines match";
     return `that is the last line${named ? ` of ${(start as SectionText).name}` : ""}`;
   };
 
+  // Sections are laid out in the order shown, whichever level's search reached them first.
+  sections.sort((a, b) => ordered.indexOf(a) - ordered.indexOf(b));
   const page = await fitTextPage(
     {
       sections: sections.map((s) => ({ name: s.name, lines: s.lines })),
@@ -315,8 +355,32 @@ function rank(name: SectionName): number {
   return name === "stderr" ? 0 : 1;
 }
 
-/** Evidence on the first page's scale: a cheap anchor scan, then the classifier on hits. */
-function evidenceMatcher(): Matcher {
+const LEVEL_NAMES: Readonly<Record<number, string>> = { 3: "fatal", 2: "error", 1: "warning" };
+
+function severityOf(level: EvidenceLevel): Severity {
+  return level === "fatal" ? 3 : level === "error" ? 2 : 1;
+}
+
+/** How a page's note names the levels it reads: `fatal first, then errors, then warnings`. */
+function levelsFrom(level: EvidenceLevel | undefined): string {
+  const at = severityOf(level ?? "fatal");
+  const names = ["fatal", "errors", "warnings"].slice(3 - at);
+  return names.length === 1
+    ? `${names[0]}`
+    : `${names[0]} first, then ${names.slice(1).join(", then ")}`;
+}
+
+/**
+ * A literal that reads as a regular expression (`ECONNRESET|FATAL`, `timeout.*ms`, `\\d+`) and
+ * matched nothing: the page names the call that searches for the pattern.
+ */
+function regexHint(grep: string, handle: string): string {
+  if (grep.startsWith("/") || !/\||\.\*|\\[dws]/.test(grep)) return "";
+  return ` the literal ${JSON.stringify(grep).replace(/[[\]]/g, "")}; to search for it as a pattern call ${readCall({ handle, grep: `/${grep}/` })}`;
+}
+
+/** Evidence of one level on the first page's scale: a cheap anchor scan, then the classifier. */
+function evidenceMatcher(level: Severity): Matcher {
   const anchors = anchorScanner();
   const classify = lineClassifier();
   return {
@@ -328,7 +392,7 @@ function evidenceMatcher(): Matcher {
       if (budget.steps > budget.max) budget.stopped = true;
       anchors.lastIndex = 0;
       if (!anchors.test(line)) return false;
-      return classify(line) > 0;
+      return classify(line) === level;
     },
   };
 }

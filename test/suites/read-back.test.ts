@@ -96,8 +96,8 @@ describe("read_result: a 20 MB log", () => {
 
     const evidence = await read({ handle: handle(), evidence: true });
     const found = shownLines(evidence.text);
-    const planted = sorted([...log.errors, ...log.warnings]);
-    expect(found).toEqual(planted.slice(0, found.length));
+    // Every error before any warning, each level in line order; the page lays them out by line.
+    expect(found).toEqual(sorted([...log.errors, ...log.warnings].slice(0, found.length)));
     for (const page of [lines, around, grep, regex, evidence]) {
       expect(page.meta.tokens).toBeLessThanOrEqual(2000);
       expect(page.text.startsWith('<untrusted-data source="tool:read_result"')).toBe(true);
