@@ -149,9 +149,10 @@ export async function fitLines(
   const gapCost = await estimator.count(
     `${gapMarker("stdout", 99_999_999, 99_999_999, 99_999_999)}\n`,
   );
-  // A "more lines like this" marker costs about what the longest one does.
+  // A "more lines like this" marker costs at most what the longest one does (several after one
+  // run share one marker, which costs less than theirs apart).
   const noteCost = await estimator.count(
-    `${likeThisMarker("stdout", 99_999_999, 99_999_999, 99_999_999, 99_999_999, false)}\n`,
+    `${likeThisMarker("stdout", { more: 99_999_999, like: 99_999_999, from: 99_999_999, to: 99_999_999, atLeast: false })}\n`,
   );
   const unitDelta = gapDelta(sorted, tokensOf, gapCost);
   const delta = (c: Candidate, shown: ReadonlySet<Candidate>): number | undefined =>

@@ -9,6 +9,7 @@ import type { SectionName } from "./unit.js";
  *   [airlock: omitted stderr lines 3-9 of 12]
  *   [airlock: previous line repeated 99998 more times]
  *   [airlock: 312 more lines like line 1203, lines 1204-48991]   (a repeating event, after its run)
+ *   [airlock: 66848 more lines like lines 66938-66942, lines 6-66936]   (several, after their run)
  *   [airlock: 1048000 chars omitted from this line]          (inside a line)
  *   [airlock: 300 chars folded]                               (inside a line, a run of one character class)
  *   [airlock: read stopped at maxBytes (268435456); the rest was not read]
@@ -45,17 +46,50 @@ export function readFailedMarker(section: SectionName, message: string): string 
  * there are (`atLeast` when some lines were skipped unseen, so the count is a floor), and the
  * span they lie in.
  */
-export function likeThisMarker(
-  section: SectionName,
-  more: number,
-  like: number,
-  from: number,
-  to: number,
-  atLeast: boolean,
-): string {
+export function likeThisMarker(section: SectionName, note: LikeThis): string {
+  const { more, like, from, to, atLeast } = note;
   const what = from === to ? `line ${from}` : `lines ${from}-${to}`;
   const lines = `line${more === 1 ? "" : "s"}`;
   return `[airlock: ${atLeast ? "at least " : ""}${more} more ${scope(section)}${lines} like line ${like}, ${what}]`;
+}
+
+/** A line's "more like" count, as `likeThisMarker` writes it. */
+export interface LikeThis {
+  readonly more: number;
+  readonly like: number;
+  readonly from: number;
+  readonly to: number;
+  readonly atLeast: boolean;
+}
+
+/**
+ * After a run of shown lines several of which stand for templates with more lines: one marker
+ * for them all, their total (exact, or a floor with `at least`), the shown lines they are like
+ * (as ranges) and the span the others lie in. `meta.evidence.cut` has each template's count.
+ */
+export function likeTheseMarker(section: SectionName, notes: readonly LikeThis[]): string {
+  let more = 0;
+  let from = Number.POSITIVE_INFINITY;
+  let to = 0;
+  let atLeast = false;
+  const likes: number[] = [];
+  for (const n of notes) {
+    more += n.more;
+    from = Math.min(from, n.from);
+    to = Math.max(to, n.to);
+    atLeast ||= n.atLeast;
+    likes.push(n.like);
+  }
+  likes.sort((a, b) => a - b);
+  const ranges: string[] = [];
+  for (let i = 0; i < likes.length; ) {
+    let j = i;
+    while (j + 1 < likes.length && (likes[j + 1] as number) === (likes[j] as number) + 1) j++;
+    ranges.push(i === j ? `${likes[i]}` : `${likes[i]}-${likes[j]}`);
+    i = j + 1;
+  }
+  const what = from === to ? `line ${from}` : `lines ${from}-${to}`;
+  return `[airlock: ${atLeast ? "at least " : ""}${more} more ${scope(section)}lines like lines ${ranges.join(", ")}, ${what}]`;
 }
 
 export function repeatMarker(times: number): string {

@@ -5,6 +5,8 @@ import {
   capMarker,
   emptyMarker,
   gapMarker,
+  type LikeThis,
+  likeTheseMarker,
   likeThisMarker,
   lostMarker,
   readFailedMarker,
@@ -133,13 +135,20 @@ export function layout(
     const units = (ctx.unitsOf ? ctx.unitsOf(section) : sortedUnits(kept)).filter((u) =>
       chosen.has(u),
     );
-    const notes =
-      ctx.noted && ctx.noted.size > 0 ? notesOf(section, kept, units, ctx.noted) : undefined;
+    const notes = ctx.noted && ctx.noted.size > 0 ? notesOf(kept, units, ctx.noted) : undefined;
     let next = 1;
-    // Notes wait for the end of their run of shown lines, so no run (an error and its trace) is split.
-    const pending: string[] = [];
+    // Notes wait for the end of their run of shown lines, so no run (an error and its trace) is
+    // split. A severe line's count is said on its own (how often an error happened); the counts
+    // of the other lines of a run are said in one marker.
+    const pending: Array<{ note: LikeThis; severe: boolean }> = [];
     const flushNotes = () => {
-      for (const marker of pending) pieces.push({ marker });
+      const quiet = pending.filter((p) => !p.severe).map((p) => p.note);
+      for (const p of pending) {
+        if (p.severe || quiet.length === 1)
+          pieces.push({ marker: likeThisMarker(section.name, p.note) });
+        else if (p.note === quiet[quiet.length - 1])
+          pieces.push({ marker: likeTheseMarker(section.name, quiet) });
+      }
       pending.length = 0;
     };
     for (const unit of units) {
@@ -159,7 +168,7 @@ export function layout(
       }
       if (unit.repeat > 1) pieces.push({ marker: repeatMarker(unit.repeat - 1) });
       const note = notes?.get(unit);
-      if (note !== undefined) pending.push(note);
+      if (note !== undefined) pending.push({ note, severe: unit.severity > 0 });
       shownLines += unit.repeat;
       if (unit.severity > 0) shownEvidence += unit.repeat;
       next = unit.index + unit.repeat;
@@ -214,18 +223,17 @@ export function layout(
  * template not shown, and the span they lie in.
  */
 function notesOf(
-  section: ReadSection,
   kept: Kept,
   shown: readonly Unit[],
   noted: ReadonlySet<Unit>,
-): Map<Unit, string> {
+): Map<Unit, LikeThis> {
   const shownOf = new Map<number, number>();
   const covered = (line: number) => shown.some((u) => u.index <= line && line < u.index + u.repeat);
   for (const u of shown) {
     if (u.template !== undefined)
       shownOf.set(u.template, (shownOf.get(u.template) ?? 0) + u.repeat);
   }
-  const out = new Map<Unit, string>();
+  const out = new Map<Unit, LikeThis>();
   for (const u of shown) {
     if (!noted.has(u) || u.template === undefined) continue;
     const t = kept.templates.get(u.template);
@@ -233,7 +241,7 @@ function notesOf(
     const more = t.count - (shownOf.get(u.template) ?? 0);
     if (more <= 0) continue;
     const [from, to] = unshownSpan(t, covered);
-    out.set(u, likeThisMarker(section.name, more, u.index, from, to, kept.mining.sampled));
+    out.set(u, { more, like: u.index, from, to, atLeast: kept.mining.sampled });
   }
   return out;
 }

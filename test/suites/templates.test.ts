@@ -251,6 +251,53 @@ describe("templates: ranking by value", () => {
     expect(shaped.meta.tokens).toBeLessThanOrEqual(400);
   });
 
+  it("the counts of a run's quiet lines are one marker, exact; a severe line keeps its own", async () => {
+    const kinds = [
+      (i: number) => `alpha cache warmed key=${i}`,
+      (i: number) => `beta queue drained in ${i} ms`,
+      (i: number) => `gamma session ${i} renewed for user u${i % 50}`,
+      (i: number) => `delta heartbeat from node-${i % 9} seq=${i}`,
+      (i: number) => `epsilon flushed ${i * 7} bytes to disk`,
+    ];
+    const lines = Array.from({ length: 20_000 }, (_, i) =>
+      (kinds[i % 5] as (i: number) => string)(i),
+    );
+    lines[12_345] = "ERROR ledger write 12345 failed: deadlock detected";
+    for (let k = 1; k < 40; k++)
+      lines[12_345 + k * 150] = `ERROR ledger write ${k} failed: deadlock detected`;
+    const shaped = await shape(lines.join("\n"), { ...plain, maxTokens: 600 });
+    const out = shaped.text.split("\n");
+    const shown = new Set(out);
+    const countOf = (kind: number) =>
+      lines.filter((l, i) => i % 5 === kind && !l.startsWith("ERROR") && !shown.has(l)).length;
+    const merged = out.filter((l) => / more lines like lines /.test(l));
+    expect(merged.length).toBeGreaterThan(0);
+    for (const m of merged) {
+      const [, more, likes] = /(\d+) more lines like lines ([\d, -]+), lines? \d+/.exec(
+        m,
+      ) as RegExpExecArray;
+      const listed = (likes as string).split(", ").flatMap((r) => {
+        const [a, b] = r.split("-").map(Number) as [number, number?];
+        return Array.from({ length: (b ?? a) - a + 1 }, (_, k) => a + k);
+      });
+      expect(listed.length).toBeGreaterThan(1);
+      const kindsListed = new Set(listed.map((n) => (n - 1) % 5));
+      let total = 0;
+      for (const kind of kindsListed) total += countOf(kind);
+      expect(Number(more), m).toBe(total);
+    }
+    // The error's count is its own marker, not folded into the quiet lines' one.
+    const errorNote = out.find((l) => /more lines like line \d+,/.test(l));
+    expect(errorNote).toBeDefined();
+    const [, errors, like] = /(\d+) more lines like line (\d+),/.exec(
+      errorNote as string,
+    ) as RegExpExecArray;
+    expect(lines[Number(like) - 1]).toMatch(/^ERROR/);
+    const errorsShown = lines.filter((l) => l.startsWith("ERROR") && shown.has(l)).length;
+    expect(Number(errors)).toBe(40 - errorsShown);
+    expect(shaped.meta.tokens).toBeLessThanOrEqual(600);
+  });
+
   it("a passing test run keeps nothing from its middle: its scattered case lines are one template", async () => {
     const words = ["alpha", "bravo", "cache", "delta", "ember"];
     const lines = Array.from(
