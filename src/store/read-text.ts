@@ -1,7 +1,8 @@
 /**
  * `read_result` over a stored text result: a range of lines, the context around one line, the
  * lines a `grep` matches in line order, or the evidence lines (the one severity scale of the
- * first page) by level, most severe first, each level in line order, page after page. A page
+ * first page): of the whole result by level, most severe first, each level in line order; of a
+ * range or a section in line order; page after page. A page
  * holds what its search found first and lays it out by position, so its gap markers read
  * straight. Each page reads only the parts it needs (a range costs O(page));
  * a search reads on from where the last page stopped, within the call's step budget, and says
@@ -79,8 +80,18 @@ export async function readText(
     if (typeof m === "string") return refuse(m);
     matcher = m;
   }
-  // An evidence search goes level by level, most severe first, each through every section.
-  let level: Severity = op === "evidence" ? severityOf(req.level ?? "fatal") : 0;
+  // An evidence search of the whole result goes level by level, most severe first, each
+  // through every section; one of a range or a section (`lines` or `section`, no `level`) reads
+  // the evidence there in line order, every level at once. A `level` resumes a search by level
+  // at `section` and `lines.from`; the levels after it read every section from the first.
+  const byLevel =
+    op === "evidence" &&
+    (req.level !== undefined || (req.lines === undefined && req.section === undefined));
+  if (byLevel && req.level !== undefined && req.lines?.to !== undefined)
+    return refuse(
+      "level reads on a search by level and takes no lines.to; for the evidence of a range in line order, leave level out",
+    );
+  let level: Severity = byLevel ? severityOf(req.level ?? "fatal") : 0;
   const levelOf = new Map<PageLine, Severity>();
 
   const candidates: PageLine[] = [];
@@ -187,16 +198,14 @@ export async function readText(
         (to !== undefined || scanEnd.section === ordered[ordered.length - 1]);
       if (level <= 1 || !done || !room() || budget.stopped) break;
       level = (level - 1) as Severity;
-      // A range (`lines.to`) bounds every level to itself; otherwise a level reads every
-      // section from the first (a `section` says where a search starts, as it does for grep).
-      first = to !== undefined ? start : (ordered[0] as SectionText);
-      begin0 = to !== undefined ? from : 1;
+      first = ordered[0] as SectionText;
+      begin0 = 1;
     }
     const what = matcher?.describe ?? "";
     const range = req.lines ? `, from line ${from}${to !== undefined ? ` to ${to}` : ""}` : "";
     header = [
       noteMarker(
-        `read_result: ${op === "evidence" ? `evidence lines, ${levelsFrom(req.level)}` : what}${range}`,
+        `read_result: ${op === "evidence" ? (byLevel ? `evidence lines, ${levelsFrom(req.level)}` : "evidence lines, in line order") : what}${range}`,
       ),
     ];
     if (unsearched !== undefined && scanEnd) {
@@ -215,7 +224,7 @@ export async function readText(
     op === "grep"
       ? { grep: req.grep as string }
       : op === "evidence"
-        ? { evidence: true, ...(at < 3 ? { level: LEVEL_NAMES[at] as EvidenceLevel } : {}) }
+        ? { evidence: true, ...(byLevel ? { level: LEVEL_NAMES[at] as EvidenceLevel } : {}) }
         : {};
 
   /** The call that reads on after the first `k` candidates, or undefined at the end. */
@@ -272,13 +281,12 @@ export async function readText(
     const after = to !== undefined ? undefined : ordered[ordered.indexOf(s) + 1];
     if (after) return withSize({ ...base, ...search(level), section: after.name });
     // The last section searched at this level: an evidence search goes on at the next one.
-    if (op !== "evidence" || level <= 1) return undefined;
-    const first = to !== undefined ? start : ordered[0];
+    if (!byLevel || level <= 1) return undefined;
+    const first = ordered[0];
     return withSize({
       ...base,
       ...search((level - 1) as Severity),
       ...(named && first ? within(first.name) : {}),
-      ...(to !== undefined ? { lines: { from, to } } : {}),
     });
   };
   const hint = (k: number): string => {
@@ -379,7 +387,10 @@ function regexHint(grep: string, handle: string): string {
   return ` the literal ${JSON.stringify(grep).replace(/[[\]]/g, "")}; to search for it as a pattern call ${readCall({ handle, grep: `/${grep}/` })}`;
 }
 
-/** Evidence of one level on the first page's scale: a cheap anchor scan, then the classifier. */
+/**
+ * Evidence of one level (0: of any level) on the first page's scale: a cheap anchor scan, then
+ * the classifier.
+ */
 function evidenceMatcher(level: Severity): Matcher {
   const anchors = anchorScanner();
   const classify = lineClassifier();
@@ -392,7 +403,8 @@ function evidenceMatcher(level: Severity): Matcher {
       if (budget.steps > budget.max) budget.stopped = true;
       anchors.lastIndex = 0;
       if (!anchors.test(line)) return false;
-      return classify(line) === level;
+      const found = classify(line);
+      return level === 0 ? found > 0 : found === level;
     },
   };
 }

@@ -96,6 +96,61 @@ describe("read_result: evidence by level", () => {
   });
 });
 
+describe("read_result: the evidence of a range or a section", () => {
+  // 200 lines: a warning at 10, errors at 50 and 60, a fatal line at 100, an error at 150.
+  const planted = new Map([
+    [10, "WARN slow disk"],
+    [50, "ERROR disk gone"],
+    [60, "ERROR disk gone again"],
+    [100, "FATAL cannot continue"],
+    [150, "ERROR late"],
+  ]);
+  const text = Array.from(
+    { length: 200 },
+    (_, i) => `L${i + 1} ${planted.get(i + 1) ?? `INFO step ${i + 1} done`}`,
+  ).join("\n");
+
+  it("pages a range's evidence in line order, every line once, whatever the page size", async () => {
+    const store = createMemoryStore();
+    const first = await shape(text, { store, maxTokens: 100 });
+    const read = createResultReader({ store, maxTokens: 2000 });
+    for (const pageSize of [1, 2, 3]) {
+      const pages = await follow(
+        read,
+        { handle: first.meta.handle, evidence: true, lines: { from: 1, to: 200 }, pageSize },
+        50,
+      );
+      expect(pages.flatMap((p) => shownLines(p.text))).toEqual([10, 50, 60, 100, 150]);
+    }
+    const from = await read({ handle: first.meta.handle, evidence: true, lines: { from: 50 } });
+    expect(shownLines(from.text)).toEqual([50, 60, 100, 150]);
+    const refused = await read({
+      handle: first.meta.handle,
+      evidence: true,
+      level: "error",
+      lines: { from: 1, to: 20 },
+    });
+    expect(refused.status).toBe("error");
+  });
+
+  it("reads a section's evidence in line order", async () => {
+    const store = createMemoryStore();
+    const cmd = await shape(
+      { stdout: text, stderr: "L1 WARN retrying\nL2 FATAL cannot start", exitCode: 1 },
+      { store, maxTokens: 120, tool: "build" },
+    );
+    const read = createResultReader({ store, maxTokens: 2000 });
+    const page = await read({ handle: cmd.meta.handle, evidence: true, section: "stdout" });
+    expect(page.text).toContain("evidence lines, in line order");
+    expect(page.text).not.toContain("FATAL cannot start");
+    const shown = page.text
+      .split("\n")
+      .filter((l) => /^L\d+ /.test(l))
+      .map((l) => Number(l.slice(1, l.indexOf(" "))));
+    expect(shown).toEqual([10, 50, 60, 100, 150]);
+  });
+});
+
 describe("read_result: a literal grep that reads as a regex", () => {
   it("names the call that searches for the pattern when the literal matches nothing", async () => {
     const store = createMemoryStore();
