@@ -384,7 +384,12 @@ function levelsFrom(level: EvidenceLevel | undefined): string {
  */
 function regexHint(grep: string, handle: string): string {
   if (grep.startsWith("/") || !/\||\.\*|\\[dws]/.test(grep)) return "";
-  return ` the literal ${JSON.stringify(grep).replace(/[[\]]/g, "")}; to search for it as a pattern call ${readCall({ handle, grep: `/${grep}/` })}`;
+  // Only a pattern that compiles is named, with the flag that keeps the literal's any case.
+  const pattern = `/${grep}/i`;
+  if (typeof compileGrep(pattern) === "string") return "";
+  // A bracket would close the marker: a literal holding one is not quoted back.
+  const literal = /[[\]]/.test(grep) ? "" : ` ${JSON.stringify(grep)}`;
+  return ` the literal${literal}; to search for it as a pattern call ${readCall({ handle, grep: pattern })}`;
 }
 
 /**

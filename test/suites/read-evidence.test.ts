@@ -158,7 +158,7 @@ describe("read_result: a literal grep that reads as a regex", () => {
     const read = createResultReader({ store, maxTokens: 2000 });
     const literal = await read({ handle: first.meta.handle, grep: "ECONNRESET|FATAL" });
     expect(shownLines(literal.text)).toEqual([]);
-    const call = `read_result {"handle":"${first.meta.handle}","grep":"/ECONNRESET|FATAL/"}`;
+    const call = `read_result {"handle":"${first.meta.handle}","grep":"/ECONNRESET|FATAL/i"}`;
     expect(literal.text).toContain(`no line matches the literal "ECONNRESET|FATAL"`);
     expect(literal.text).toContain(call);
     // The call it names finds the lines.
@@ -170,5 +170,13 @@ describe("read_result: a literal grep that reads as a regex", () => {
     expect(plain.text).not.toContain("as a pattern");
     const regex = await read({ handle: first.meta.handle, grep: "/ECONNREFUSED|PANIC/" });
     expect(regex.text).not.toContain("as a pattern");
+    // A literal whose pattern form would not compile gets no hint that names a failing call.
+    const broken = await read({ handle: first.meta.handle, grep: "nomatch|(" });
+    expect(broken.text).toContain("no line matches");
+    expect(broken.text).not.toContain("as a pattern");
+    const bracket = await read({ handle: first.meta.handle, grep: "qq|[ab]" });
+    expect(bracket.text).toContain(
+      'no line matches the literal; to search for it as a pattern call read_result {"handle"',
+    );
   });
 });
