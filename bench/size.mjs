@@ -345,3 +345,21 @@ if (existsSync(demo)) {
 } else {
   console.log("playground: demo/dist not built (npm run demo:build)");
 }
+
+// The first result's token count loads its encoding's rank table (src/fit/encodings/all.ts):
+// the first result of a page downloads it whatever the result's size, so it is measured too.
+console.log("\ntokenizer ranks, loaded by the first result that counts tokens (min / min+gzip)");
+for (const encoding of ["o200k_base", "cl100k_base"]) {
+  const out = await build({
+    stdin: { contents: `export * from "gpt-tokenizer/encoding/${encoding}";`, resolveDir: root },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    write: false,
+  });
+  const bytes = out.outputFiles[0].contents;
+  console.log(
+    `  ${encoding.padEnd(30)} ${kb(bytes.byteLength).padStart(10)}  ${kb(gz(bytes)).padStart(10)}`,
+  );
+}

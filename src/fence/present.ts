@@ -7,7 +7,7 @@
 
 import type { Presented, Presenter } from "../pipeline/present.js";
 import type { SpotlightMode } from "../pipeline/shaped.js";
-import { type FenceForm, fence } from "./fence.js";
+import { canHoldFence, type FenceForm, fence } from "./fence.js";
 import { applySpotlight } from "./spotlight.js";
 
 export interface PresentOptions {
@@ -33,12 +33,28 @@ export function createPresenter(o: PresentOptions): Presenter {
     o.spotlight === "fence"
       ? undefined
       : (text: string) => applySpotlight(o.spotlight, text, o.datamark);
-  async function present(body: string): Promise<Presented> {
+  const shownOf = (body: string) => {
     const clean = o.redact ? o.redact(body) : body;
-    const shown = spot ? spot(clean) : clean;
+    return spot ? spot(clean) : clean;
+  };
+  async function present(body: string): Promise<Presented> {
+    const shown = shownOf(body);
     return o.untrusted
       ? fence(shown, o.tool, undefined, o.form)
       : { text: shown, boundary: undefined };
   }
-  return { name: "present", present, estimate: spot, run: present };
+  async function framed(body: string, holds: boolean): Promise<Presented> {
+    const shown = shownOf(body);
+    return o.untrusted
+      ? fence(shown, o.tool, undefined, o.form, holds ? "bounded" : "long")
+      : { text: shown, boundary: undefined };
+  }
+  return {
+    name: "present",
+    present,
+    framed,
+    holdsFence: canHoldFence,
+    estimate: spot,
+    run: present,
+  };
 }

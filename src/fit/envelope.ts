@@ -55,6 +55,8 @@ export async function fitEnvelope(
     spent += c;
   }
   const indices = [...costs.keys()];
+  // Whether the chosen records may need a fence's boundary: one of them holds a `<`.
+  const holds = indices.some((i) => presenter.holdsFence(texts[i] as string));
   // Every record shown needs no omission notice and no `next` hint: it can fit where an
   // envelope that shows none cannot.
   if (texts.length > 0 && costs.size === texts.length && spent <= maxTokens) {
@@ -77,14 +79,19 @@ export async function fitEnvelope(
       return out.tokens <= maxTokens ? { ...out, shown: k, parts } : undefined;
     };
     const costOf = (i: number) => costs.get(i) ?? 0;
+    // Estimated under the largest fence the budget allows: the chosen records may need it.
+    const framed = await tokenizer.count(
+      (await presenter.framed(renderEnvelope(emptyParts, req.mode), holds)).text,
+    );
+    const base = framed > maxTokens ? empty.tokens : Math.max(empty.tokens, framed);
     const found = await search({
-      choice: choose(indices, (i) => costOf(i), empty.tokens, maxTokens, false),
-      base: empty.tokens,
+      choice: choose(indices, (i) => costOf(i), base, maxTokens, false),
+      base,
       max: maxTokens,
       total: indices.length,
       costOf,
       lastCount: () => lastCount,
-      more: (budget) => choose(indices, (i) => costOf(i), empty.tokens, budget, false).included,
+      more: (budget) => choose(indices, (i) => costOf(i), base, budget, false).included,
       attempt,
     });
     if (found && found.shown > 0) return found;

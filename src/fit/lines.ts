@@ -146,24 +146,29 @@ export async function fitLines(
     }
     return cuts;
   };
-  const gapCost = await estimator.count(
-    `${gapMarker("stdout", 99_999_999, 99_999_999, 99_999_999)}\n`,
-  );
+  const gapCost = await estimator.count(`${gapMarker("stdout", 99_999_999, 99_999_999)}\n`);
   // A "more lines like this" marker costs at most what the longest one does (several after one
   // run share one marker, which costs less than theirs apart).
   const noteCost = await estimator.count(
-    `${likeThisMarker("stdout", { more: 99_999_999, like: 99_999_999, from: 99_999_999, to: 99_999_999, atLeast: false })}\n`,
+    `${likeThisMarker("stdout", { more: 99_999_999, like: 99_999_999, from: 1, to: 99_999_999, atLeast: false, total: Number.MAX_SAFE_INTEGER })}\n`,
   );
   const unitDelta = gapDelta(sorted, tokensOf, gapCost);
   const delta = (c: Candidate, shown: ReadonlySet<Candidate>): number | undefined =>
     isNote(c) ? (shown.has(c.note) ? noteCost : undefined) : unitDelta(c, shown);
   const costOf = (c: Candidate): number => (isNote(c) ? noteCost : tokensOf(c));
   const original = new Map(views);
+  // Whether the chosen body may need a fence's boundary: some line it can show holds a `<`.
+  const holds = [...views.values()].some((v) => presenter.holdsFence(v.raw));
 
   for (const next of [req.next, undefined]) {
     const empty = lay([], next);
-    const base = await tokenizer.count((await presenter.present(join(empty.pieces, textOf))).text);
-    if (base > max) continue;
+    const bare = join(empty.pieces, textOf);
+    const least = await tokenizer.count((await presenter.present(bare)).text);
+    if (least > max) continue;
+    // Estimated under the largest fence the budget allows, since the chosen body may need it
+    // (unless that alone is over the budget: then only a body that needs no more can fit).
+    const framed = await tokenizer.count((await presenter.framed(bare, holds)).text);
+    const base = framed > max ? least : framed;
 
     // Lines are shortened for this attempt's room; a later attempt starts from the originals.
     for (const [unit, view] of original) views.set(unit, view);
@@ -229,6 +234,15 @@ function gapDelta(
     const leftShown =
       before !== undefined && shown.has(before) && before.index + before.repeat === unit.index;
     const rightShown = after !== undefined && shown.has(after) && end + 1 === after.index;
+    // A blank line alone between two gaps is not shown (render/lines.ts): it costs nothing yet.
+    if (
+      !leftShown &&
+      !rightShown &&
+      unit.index > 1 &&
+      unit.severity === 0 &&
+      unit.text.trim() === ""
+    )
+      return 0;
     const left = unit.index > 1 && !leftShown ? 1 : 0;
     const right = end < where.total && !rightShown ? 1 : 0;
     return tokensOf(unit) + gapCost * (left + right - 1);

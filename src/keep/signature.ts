@@ -187,27 +187,40 @@ export function prefixOf(text: string, start: number, end: number): number {
 /** Slots probed for a key before a lookup gives up (and an insert overwrites). */
 const PROBES = 8;
 
+/** Slots a table starts with: a small result allocates that much, not the most it may need. */
+const FIRST_SLOTS = 64;
+
 /**
- * A fixed-size map from non-zero 32-bit hashes to values: open addressing with a bounded probe,
- * and an insert into a full neighbourhood overwrites its home slot. It never grows and never
- * rehashes, so memory and time per operation are constant whatever the input; what it forgets
- * is looked up again the slow way.
+ * A bounded map from non-zero 32-bit hashes to values: open addressing with a bounded probe. It
+ * starts small and doubles while it is more than half full, up to `slots`; at that size it never
+ * grows again, and an insert into a full neighbourhood overwrites its home slot. So memory is
+ * bounded whatever the input, time per operation is constant (amortized while it grows), and a
+ * small input pays for a small table; what it forgets is looked up again the slow way. `lanes`
+ * are 16-bit counters per slot that move with their entry when it grows (read them again after
+ * a `set`, which may grow the table).
  */
 export class HashSlots<V> {
-  private readonly keys: Int32Array;
-  private readonly values: Array<V | undefined>;
-  private readonly mask: number;
+  private keys: Int32Array;
+  private values: Array<V | undefined>;
+  private mask: number;
+  private used = 0;
+  private readonly most: number;
+  /** Per-slot counters, one array per lane, indexed like `find` and `set`. */
+  lanes: Uint16Array[];
 
-  constructor(slots: number) {
-    // A power of two, so the home slot is a mask.
-    let size = 16;
-    while (size < slots) size *= 2;
+  constructor(slots: number, lanes = 0) {
+    // Powers of two, so the home slot is a mask.
+    let most = 16;
+    while (most < slots) most *= 2;
+    this.most = most;
+    const size = Math.min(most, FIRST_SLOTS);
     this.keys = new Int32Array(size);
     this.values = new Array<V | undefined>(size).fill(undefined);
     this.mask = size - 1;
+    this.lanes = Array.from({ length: lanes }, () => new Uint16Array(size));
   }
 
-  /** Slots in all (indexes of `find` and `set` are below it). */
+  /** Slots in use now (indexes of `find` and `set` are below it). */
   get capacity(): number {
     return this.keys.length;
   }
@@ -234,22 +247,60 @@ export class HashSlots<V> {
     return this.values[slot];
   }
 
-  /** Sets `key` to `value` and returns its slot. */
+  /** Sets `key` to `value` and returns its slot (a new key's lanes start at 0). */
   set(key: number, value: V): number {
-    const keys = this.keys;
-    let i = key & this.mask;
-    for (let p = 0; p < PROBES; p++) {
-      const k = keys[i] as number;
-      if (k === key || k === 0) {
-        keys[i] = key;
-        this.values[i] = value;
-        return i;
+    for (;;) {
+      const keys = this.keys;
+      let i = key & this.mask;
+      for (let p = 0; p < PROBES; p++) {
+        const k = keys[i] as number;
+        if (k === key) {
+          this.values[i] = value;
+          return i;
+        }
+        if (k === 0) {
+          if (this.used * 2 >= keys.length && keys.length < this.most) break;
+          keys[i] = key;
+          this.values[i] = value;
+          this.used++;
+          return i;
+        }
+        i = (i + 1) & this.mask;
       }
-      i = (i + 1) & this.mask;
+      if (keys.length < this.most) {
+        this.grow();
+        continue;
+      }
+      const home = key & this.mask;
+      keys[home] = key;
+      this.values[home] = value;
+      for (const lane of this.lanes) lane[home] = 0;
+      return home;
     }
-    const home = key & this.mask;
-    keys[home] = key;
-    this.values[home] = value;
-    return home;
+  }
+
+  /** Twice the slots, every entry and its lanes moved to its place in them. */
+  private grow(): void {
+    const keys = this.keys;
+    const values = this.values;
+    const lanes = this.lanes;
+    const size = keys.length * 2;
+    this.keys = new Int32Array(size);
+    this.values = new Array<V | undefined>(size).fill(undefined);
+    this.mask = size - 1;
+    this.lanes = lanes.map(() => new Uint16Array(size));
+    this.used = 0;
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j] as number;
+      if (key === 0) continue;
+      let i = key & this.mask;
+      // Half full at most, so a free slot is always near: no probe bound while moving.
+      while (this.keys[i] !== 0) i = (i + 1) & this.mask;
+      this.keys[i] = key;
+      this.values[i] = values[j];
+      for (let l = 0; l < lanes.length; l++)
+        (this.lanes[l] as Uint16Array)[i] = (lanes[l] as Uint16Array)[j] as number;
+      this.used++;
+    }
   }
 }

@@ -101,12 +101,12 @@ export function createTemplateTable(options: TableOptions): TemplateTable {
   const leaves = new Map<string, Template[]>();
   const bySignature = new HashSlots<Template>(cap * 8);
   // Prefix → template, with per-prefix trust: how often a look at the full signature agreed.
-  const byPrefix = new HashSlots<Template>(cap * 4);
-  const agree = new Uint16Array(byPrefix.capacity);
-  const disagree = new Uint16Array(byPrefix.capacity);
-  // Per prefix slot: sightings until the next check (0: check every sighting, the prefix is not
-  // trusted). One read per skipped line.
-  const untilCheck = new Uint16Array(byPrefix.capacity);
+  // Its lanes: agree, disagree, and sightings until the next check (0: check every sighting,
+  // the prefix is not trusted; one read per skipped line).
+  const byPrefix = new HashSlots<Template>(cap * 4, 3);
+  const AGREE = 0;
+  const DISAGREE = 1;
+  const UNTIL_CHECK = 2;
   // The templates, in slots an eviction clock sweeps: a template seen since the hand last passed
   // is spared once (its mark cleared); a quiet one goes before any severe one.
   const slots: Template[] = [];
@@ -221,15 +221,19 @@ export function createTemplateTable(options: TableOptions): TemplateTable {
     let at = byPrefix.find(prefix);
     if (at === -1) {
       at = byPrefix.set(prefix, t);
-      agree[at] = 1;
-      disagree[at] = 0;
-      untilCheck[at] = 1;
+      const lanes = byPrefix.lanes;
+      (lanes[AGREE] as Uint16Array)[at] = 1;
+      (lanes[DISAGREE] as Uint16Array)[at] = 0;
+      (lanes[UNTIL_CHECK] as Uint16Array)[at] = 1;
       return;
     }
+    const agree = byPrefix.lanes[AGREE] as Uint16Array;
+    const disagree = byPrefix.lanes[DISAGREE] as Uint16Array;
     const held = byPrefix.valueAt(at) as Template;
     if (held === t) agree[at] = (agree[at] as number) + 1;
     else {
       disagree[at] = (disagree[at] as number) + 1;
+      // The key is there: setting it again moves nothing.
       if (!held.live || t.count > held.count) byPrefix.set(prefix, t);
     }
     // Old evidence fades, so a prefix can earn its trust back.
@@ -240,7 +244,7 @@ export function createTemplateTable(options: TableOptions): TemplateTable {
     // Trusted while its template was right in at least seven looks of eight.
     const trusted =
       (disagree[at] as number) * 8 <= (agree[at] as number) + (disagree[at] as number);
-    untilCheck[at] = trusted ? CHECK_EVERY : 0;
+    (byPrefix.lanes[UNTIL_CHECK] as Uint16Array)[at] = trusted ? CHECK_EVERY : 0;
   }
 
   /** Counts a quiet line known without mining (never a repeat, never severe). */
@@ -282,6 +286,7 @@ export function createTemplateTable(options: TableOptions): TemplateTable {
       if (at === -1) return undefined;
       let t = byPrefix.valueAt(at) as Template;
       if (!t.live) return undefined;
+      const untilCheck = byPrefix.lanes[UNTIL_CHECK] as Uint16Array;
       const left = untilCheck[at] as number;
       if (left > 1) untilCheck[at] = left - 1;
       else {

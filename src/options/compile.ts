@@ -196,8 +196,7 @@ export const DEFAULT_HASH_LIMIT = 16 * 1024 * 1024;
  * of what was read (no tool text); under 256 tokens the fence takes its compact form.
  */
 export const MIN_MAX_TOKENS = 16;
-const DEFAULT_NEXT =
-  "to see omitted lines, call the tool again with a narrower request (a filter, a line range, or a page)";
+const DEFAULT_NEXT = "for more, narrow the call (a filter, a line range or a page)";
 
 function fail(message: string): never {
   throw new AirlockError("options/invalid", `options: ${message}`);
@@ -319,8 +318,7 @@ function byBudget(
 }
 
 const FORMATS = new Set(["auto", "text", "json", "ndjson", "csv", "tsv"]);
-const DEFAULT_RECORDS_NEXT =
-  "to see omitted records, call the tool again with a narrower request (a filter, fewer fields, or a page)";
+const DEFAULT_RECORDS_NEXT = "for more, narrow the call (a filter, fewer fields or a page)";
 
 function structured(options: ShapeOptions) {
   const format = options.format ?? "auto";

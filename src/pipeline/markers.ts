@@ -1,28 +1,34 @@
 import { EXIT_QUIET_MS, type ReadStop } from "./run.js";
 import type { SectionName } from "./unit.js";
 
+/** The version of the marker grammar docs/markers.md describes. */
+export const MARKER_GRAMMAR = 2;
+
 /**
  * The marker grammar. Every marker is one line of the form `[airlock: …]` with plain integers, so a
  * program can parse it and a model can read it:
  *
- *   [airlock: omitted lines 121-49880 of 50000]
- *   [airlock: omitted stderr lines 3-9 of 12]
+ * Version 2 (docs/markers.md): gap markers carry no total, the summary names it once.
+ *
+ *   [airlock: omitted lines 121-49880]
+ *   [airlock: omitted stderr lines 3-9]
  *   [airlock: previous line repeated 99998 more times]
- *   [airlock: 312 more lines like line 1203, lines 1204-48991]   (a repeating event, after its run)
- *   [airlock: 66848 more lines like lines 66938-66942, lines 6-66936]   (several, after their run)
+ *   [airlock: 312 more lines like line 1203, lines 1204-8991]   (a repeating event, after its run)
+ *   [airlock: 66848 more lines like lines 66938-66942]   (several, after their run; no span over half)
  *   [airlock: 1048000 chars omitted from this line]          (inside a line)
  *   [airlock: 300 chars folded]                               (inside a line, a run of one character class)
  *   [airlock: read stopped at maxBytes (268435456); the rest was not read]
  *   [airlock: binary content not shown: image/png, 5120 bytes, sha256 9f86d0…]
- *   [airlock: shown 240 of 50000 lines; evidence 14 of 31 lines shown; <what to do next>]
+ *   [airlock: shown 240 of 50000 lines, evidence 14 of 31; <what to do next>]
  */
 function scope(section: SectionName): string {
   return section === "text" ? "" : `${section} `;
 }
 
-export function gapMarker(section: SectionName, from: number, to: number, total: number): string {
+/** Lines not shown, 1-based and inclusive; the section's total is in the closing summary. */
+export function gapMarker(section: SectionName, from: number, to: number): string {
   const what = from === to ? `line ${from}` : `lines ${from}-${to}`;
-  return `[airlock: omitted ${scope(section)}${what} of ${total}]`;
+  return `[airlock: omitted ${scope(section)}${what}]`;
 }
 
 /** Inside a line: the middle of an over-long line was cut. */
@@ -44,13 +50,13 @@ export function readFailedMarker(section: SectionName, message: string): string 
 /**
  * After the run of shown lines that holds line `like`: how many other lines of its event template
  * there are (`atLeast` when some lines were skipped unseen, so the count is a floor), and the
- * span they lie in.
+ * span they lie in, when it says something: a span over more than half the section's lines is
+ * left out (`meta.evidence.cut` still has it).
  */
 export function likeThisMarker(section: SectionName, note: LikeThis): string {
-  const { more, like, from, to, atLeast } = note;
-  const what = from === to ? `line ${from}` : `lines ${from}-${to}`;
+  const { more, like, atLeast } = note;
   const lines = `line${more === 1 ? "" : "s"}`;
-  return `[airlock: ${atLeast ? "at least " : ""}${more} more ${scope(section)}${lines} like line ${like}, ${what}]`;
+  return `[airlock: ${atLeast ? "at least " : ""}${more} more ${scope(section)}${lines} like line ${like}${spanOf(note)}]`;
 }
 
 /** A line's "more like" count, as `likeThisMarker` writes it. */
@@ -60,24 +66,34 @@ export interface LikeThis {
   readonly from: number;
   readonly to: number;
   readonly atLeast: boolean;
+  /** Lines of the section: a span over more than half of them is not written. */
+  readonly total: number;
+}
+
+function spanOf({ from, to, total }: Pick<LikeThis, "from" | "to" | "total">): string {
+  if ((to - from + 1) * 2 > total) return "";
+  return from === to ? `, line ${from}` : `, lines ${from}-${to}`;
 }
 
 /**
  * After a run of shown lines several of which stand for templates with more lines: one marker
  * for them all, their total (exact, or a floor with `at least`), the shown lines they are like
- * (as ranges) and the span the others lie in. `meta.evidence.cut` has each template's count.
+ * (as ranges) and, when it says something, the span the others lie in. `meta.evidence.cut` has
+ * each template's count.
  */
 export function likeTheseMarker(section: SectionName, notes: readonly LikeThis[]): string {
   let more = 0;
   let from = Number.POSITIVE_INFINITY;
   let to = 0;
   let atLeast = false;
+  let total = 0;
   const likes: number[] = [];
   for (const n of notes) {
     more += n.more;
     from = Math.min(from, n.from);
     to = Math.max(to, n.to);
     atLeast ||= n.atLeast;
+    total = Math.max(total, n.total);
     likes.push(n.like);
   }
   likes.sort((a, b) => a - b);
@@ -88,8 +104,7 @@ export function likeTheseMarker(section: SectionName, notes: readonly LikeThis[]
     ranges.push(i === j ? `${likes[i]}` : `${likes[i]}-${likes[j]}`);
     i = j + 1;
   }
-  const what = from === to ? `line ${from}` : `lines ${from}-${to}`;
-  return `[airlock: ${atLeast ? "at least " : ""}${more} more ${scope(section)}lines like lines ${ranges.join(", ")}, ${what}]`;
+  return `[airlock: ${atLeast ? "at least " : ""}${more} more ${scope(section)}lines like lines ${ranges.join(", ")}${spanOf({ from, to, total })}]`;
 }
 
 export function repeatMarker(times: number): string {
@@ -152,8 +167,7 @@ export function summaryMarker(
   evidenceTotal: number,
   next: string | undefined,
 ): string {
-  const evidence =
-    evidenceTotal > 0 ? `; evidence ${evidenceShown} of ${evidenceTotal} lines shown` : "";
+  const evidence = evidenceTotal > 0 ? `, evidence ${evidenceShown} of ${evidenceTotal}` : "";
   const hint = next ? `; ${next}` : "";
   return `[airlock: shown ${shown} of ${total} lines${evidence}${hint}]`;
 }

@@ -18,4 +18,13 @@ export interface Presenter extends Stage<string, Presented> {
    * per-line estimates are made on the transformed line.
    */
   readonly estimate: ((line: string) => string) | undefined;
+  /**
+   * The body under the fence a larger body built from it will need: the source where the
+   * budget's form is full, and a boundary when `holds` (some of what may be added can hold a
+   * fence's text, `holdsFence`). What a fit estimates from, since the fence a small, plain body
+   * gets can be far smaller than the one the chosen body needs.
+   */
+  framed(body: string, holds: boolean): Promise<Presented>;
+  /** True when a text could spell a fence's closing line, so a body holding it needs a boundary. */
+  holdsFence(text: string): boolean;
 }

@@ -74,5 +74,5 @@ export function redactedBadge(rule: string): string {
   return `<span class="airlock-redacted">redacted: ${escapeAll(rule)}</span>`;
 }
 
-/** A marker line as shape() writes it: `[airlock: omitted lines 13-3985 of 4000]`. */
+/** A marker line as shape() writes it: `[airlock: omitted lines 13-3985]`. */
 export const MARKER_LINE = /^\[airlock: [^\n]*\]$/;

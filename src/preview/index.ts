@@ -15,6 +15,7 @@
  */
 import DOMPurify from "dompurify";
 import { AirlockError } from "../errors/airlock-error.js";
+import { openFence } from "../fence/fence.js";
 import type { Shaped } from "../pipeline/shaped.js";
 import { escapeAll } from "./escape.js";
 import { renderMarkdown } from "./markdown.js";
@@ -89,10 +90,6 @@ const PREVIEW_ATTRS = [
 
 const MODES: ReadonlySet<string> = new Set(["auto", "preformatted", "markdown"]);
 
-/** The fence's opening line, full (source, 16 hex digits) or compact (small budgets: 9 digits). */
-const FENCE_OPEN =
-  /^<untrusted-data(?: source="tool:([A-Za-z0-9_.:/@-]{1,64})")? boundary="([0-9a-f]{16}|[0-9]{9})">$/;
-
 /**
  * Renders a shaped result (or any text) as safe HTML for a UI: preformatted for logs, command
  * output and records, markdown for pages and markdown (`mode` overrides the choice).
@@ -113,16 +110,11 @@ export function renderPreview(input: Shaped | string, options: PreviewOptions = 
   if (typeof text !== "string") text = String(text);
   // The fence becomes a header (tool and status); its lines are not content.
   let tool: string | undefined;
-  const lines = text.split("\n");
-  const open = FENCE_OPEN.exec(lines[0] ?? "");
-  if (
-    open &&
-    lines.length >= 2 &&
-    lines[lines.length - 1] === `</untrusted-data boundary="${open[2]}">`
-  ) {
+  const opened = openFence(text);
+  if (opened !== undefined) {
     // The compact fence names no source: the result's own meta does.
-    tool = open[1] ?? shaped?.meta.tool ?? "tool";
-    text = lines.slice(1, -1).join("\n");
+    tool = opened.tool ?? shaped?.meta.tool ?? "tool";
+    text = opened.body;
   }
   const chosen = chooseMode(shaped, text, mode);
   const body = chosen === "markdown" ? renderMarkdown(text, options) : renderPreformatted(text);

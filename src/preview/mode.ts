@@ -85,7 +85,7 @@ export function looksLikeMarkdown(text: string): boolean {
       continue;
     }
     // airlock's own lines and the fence say nothing about the content.
-    if (/^\[airlock: .*\]$/.test(line) || /^<\/?untrusted-data /.test(line)) continue;
+    if (/^\[airlock: .*\]$/.test(line) || /^<\/?untrusted-data[ >]/.test(line)) continue;
     if (LOG_LINE.test(line)) return false;
     if (HEADING.test(line)) {
       headings++;

@@ -23,8 +23,8 @@ const INLINE = new RegExp(
 /**
  * The body of a preformatted preview: one `<pre>`, a line of output a line of the block.
  *
- * @example renderPreformatted("a\n[airlock: omitted lines 2-9 of 10]\nb");
- * // '<pre class="airlock-pre">a\n<span class="airlock-marker">omitted lines 2-9 of 10</span>\nb</pre>\n'
+ * @example renderPreformatted("a\n[airlock: omitted lines 2-9]\nb");
+ * // '<pre class="airlock-pre">a\n<span class="airlock-marker">omitted lines 2-9</span>\nb</pre>\n'
  */
 export function renderPreformatted(text: string): string {
   const lines = text.split("\n");

@@ -132,8 +132,8 @@ export function layout(
     totalEvidence += kept.evidenceLines;
     if (ctx.labelled) pieces.push({ marker: sectionMarker(section.name) });
     lost(section);
-    const units = (ctx.unitsOf ? ctx.unitsOf(section) : sortedUnits(kept)).filter((u) =>
-      chosen.has(u),
+    const units = alone(
+      (ctx.unitsOf ? ctx.unitsOf(section) : sortedUnits(kept)).filter((u) => chosen.has(u)),
     );
     const notes = ctx.noted && ctx.noted.size > 0 ? notesOf(kept, units, ctx.noted) : undefined;
     let next = 1;
@@ -154,7 +154,7 @@ export function layout(
     for (const unit of units) {
       if (unit.index > next) {
         flushNotes();
-        pieces.push({ marker: gapMarker(section.name, next, unit.index - 1, kept.lines) });
+        pieces.push({ marker: gapMarker(section.name, next, unit.index - 1) });
         cuts.push(lineCut(section.name, next, unit.index - 1, kept.lines));
       }
       pieces.push({ unit });
@@ -175,7 +175,7 @@ export function layout(
     }
     flushNotes();
     if (next <= kept.lines) {
-      pieces.push({ marker: gapMarker(section.name, next, kept.lines, kept.lines) });
+      pieces.push({ marker: gapMarker(section.name, next, kept.lines) });
       cuts.push(lineCut(section.name, next, kept.lines, kept.lines));
     }
     if (section.capped) {
@@ -219,6 +219,23 @@ export function layout(
 }
 
 /**
+ * The shown units less the blank lines that would stand alone between two gaps: a blank line
+ * says nothing there, and the two gap markers around it cost more than the one that takes it in
+ * (a cut page's paragraphs read `[airlock: omitted lines 20-22]`, not a marker, a blank line and
+ * a marker).
+ */
+function alone(units: readonly Unit[]): Unit[] {
+  return units.filter((u, i) => {
+    if (u.text.trim() !== "" || u.severity > 0) return true;
+    const before = units[i - 1];
+    const after = units[i + 1];
+    const joinedBefore = before !== undefined && before.index + before.repeat === u.index;
+    const joinedAfter = after !== undefined && u.index + u.repeat === after.index;
+    return joinedBefore || joinedAfter || u.index === 1;
+  });
+}
+
+/**
  * The "more lines like this" markers of the noted units among `shown`: the lines of each
  * template not shown, and the span they lie in.
  */
@@ -241,7 +258,7 @@ function notesOf(
     const more = t.count - (shownOf.get(u.template) ?? 0);
     if (more <= 0) continue;
     const [from, to] = unshownSpan(t, covered);
-    out.set(u, { more, like: u.index, from, to, atLeast: kept.mining.sampled });
+    out.set(u, { more, like: u.index, from, to, atLeast: kept.mining.sampled, total: kept.lines });
   }
   return out;
 }

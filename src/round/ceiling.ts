@@ -3,13 +3,15 @@
  * call, for review next to the tool's permissions. A tool's output is whatever its source says
  * (a page, an issue, a log line): everything inside the fence counts as tool-controlled, the
  * markers included, so the ceiling is an upper bound. What is not tool-controlled is the fence,
- * and what it costs is known: its lines around any body cost a fixed number of tokens plus the
- * boundary's, and a boundary of 16 hex digits is never fewer than 2 tokens (no o200k or cl100k
- * token holds more than 8 hex digits), a 9-digit compact one always 3. A body's first and last
- * characters can merge with the fence's line breaks, which is the slack subtracted.
+ * and what it costs is known: its least form, `<untrusted-data>` and `</untrusted-data>` (a body
+ * that cannot hold a fence needs no boundary), costs a fixed number of tokens around any body,
+ * and the forms with a boundary cost more (a boundary of 16 hex digits is never fewer than 2
+ * tokens, as no o200k or cl100k token holds more than 8 hex digits; a 9-digit one always 3). A
+ * body's first and last characters can merge with the fence's line breaks, which is the slack
+ * subtracted.
  */
 import { AirlockError } from "../errors/airlock-error.js";
-import { COMPACT_DIGITS, type FenceForm, formFor, safeToolName } from "../fence/fence.js";
+import { type FenceForm, formFor } from "../fence/fence.js";
 import { lazyTokenizer, type ResolvedTokenizer } from "../fit/tokenizer.js";
 import { compileOptions, type ShapeOptions } from "../options/compile.js";
 import { callOptions, checkCalls, checkRound, type RoundOptions } from "./options.js";
@@ -47,13 +49,12 @@ export type RoundCeilingOptions = RoundOptions & {
 
 /** Characters of the longest token made only of hex digits, in o200k and in cl100k. */
 export const LONGEST_HEX_TOKEN = 8;
-const FULL_HEX = 16;
 /** Tokens a body's edges can merge with the fence's line breaks: two at each edge. */
 export const JOIN_SLACK = 4;
 
 /**
  * @example
- * (await ceilingOf({ maxTokens: 4000, tool: "web_fetch" })).tokens; // 3979: the fence takes at least 21
+ * (await ceilingOf({ maxTokens: 4000, tool: "web_fetch" })).tokens; // 3993: the fence takes at least 7
  * (await ceilingOf({ maxRoundTokens: 6000, calls: 3 })).tokens;
  */
 export async function ceilingOf(options: ShapeOptions): Promise<Ceiling>;
@@ -89,16 +90,8 @@ async function roundCeiling(options: RoundCeilingOptions): Promise<RoundCeiling>
     own.map(async (o) => {
       const c = compileOptions(callOptions(defaults, o, maxRoundTokens));
       const tokenizer = await lazyTokenizer(c.tokenizer)();
-      // A share below the compact fence's threshold pays less for its fence: the ceiling is the
-      // larger of the cap in its own form and the largest share in the compact form.
-      const at = await callCeiling(c, formFor(c.maxTokens), tokenizer);
-      if (formFor(c.maxTokens) === "compact") return at;
-      const compact = await callCeiling(
-        compileOptions({ ...callOptions(defaults, o, maxRoundTokens), maxTokens: 255 }),
-        "compact",
-        tokenizer,
-      );
-      return compact.tokens > at.tokens ? { ...compact, maxTokens: c.maxTokens } : at;
+      // Every form's least frame is the bare fence's, whatever the share: one ceiling per cap.
+      return callCeiling(c, formFor(c.maxTokens), tokenizer);
     }),
   );
   const frames = each.reduce((n, c) => n + c.frame, 0);
@@ -121,7 +114,7 @@ async function callCeiling(
 ): Promise<Ceiling> {
   const bounded = typeof o.tokenizer === "string";
   const fence = o.untrusted ? form : "none";
-  const frame = fence === "none" || !bounded ? 0 : await frameFloor(fence, o.tool, tokenizer);
+  const frame = fence === "none" || !bounded ? 0 : await frameFloor(tokenizer);
   return Object.freeze({
     tokens: Math.max(0, o.maxTokens - frame),
     maxTokens: o.maxTokens,
@@ -134,23 +127,15 @@ async function callCeiling(
 }
 
 /**
- * The fewest tokens the fence lines can cost around any body: what they cost around a one-token
- * body with a sample boundary, less that body and the sample boundary's own tokens (its
- * pre-tokens are its own: the quote before it and after it are never joined to it), plus the
- * fewest any boundary can cost, less the slack of the body's edges.
+ * The fewest tokens the fence lines can cost around any body: a body that cannot hold a fence
+ * (`canHoldFence`) gets no boundary, and a small one no source, so the least is
+ * `<untrusted-data>` and `</untrusted-data>` around a one-token body, less that body and the
+ * slack of the body's edges. Every bounded form costs more (its boundary alone is at least 2
+ * tokens, twice).
  */
-async function frameFloor(
-  form: FenceForm,
-  tool: string | undefined,
-  tokenizer: ResolvedTokenizer,
-): Promise<number> {
-  const boundary = form === "full" ? "0f1e2d3c4b5a6978" : "123456789".slice(0, COMPACT_DIGITS);
-  const source = form === "full" ? ` source="tool:${safeToolName(tool)}"` : "";
-  const sample = `<untrusted-data${source} boundary="${boundary}">\nx\n</untrusted-data boundary="${boundary}">`;
-  const fixed =
-    (await tokenizer.count(sample)) -
-    (await tokenizer.count("x")) -
-    2 * (await tokenizer.count(boundary));
-  const least = form === "full" ? Math.ceil(FULL_HEX / LONGEST_HEX_TOKEN) : COMPACT_DIGITS / 3;
-  return Math.max(0, fixed + 2 * least - JOIN_SLACK);
+async function frameFloor(tokenizer: ResolvedTokenizer): Promise<number> {
+  const bare =
+    (await tokenizer.count("<untrusted-data>\nx\n</untrusted-data>")) -
+    (await tokenizer.count("x"));
+  return Math.max(0, bare - JOIN_SLACK);
 }

@@ -117,9 +117,21 @@ export async function fitTextPage(
   };
 
   const empty = await attempt(0);
+  // Whether the chosen lines may need a fence's boundary: one of them holds a `<`.
+  const holds = units.some((u) => presenter.holdsFence(u.text));
   if (empty === undefined) return notice(tokenizer, presenter, max);
   if (units.length === 0) return empty;
-  const gapCost = await countLine(`${gapMarker("stdout", 99_999_999, 99_999_999, 99_999_999)}\n`);
+  const gapCost = await countLine(`${gapMarker("stdout", 99_999_999, 99_999_999)}\n`);
+  // Estimated under the largest fence the budget allows: the chosen lines may need it.
+  const framed = await tokenizer.count(
+    (
+      await presenter.framed(
+        join(lay(0).pieces, (u) => u.text),
+        holds,
+      )
+    ).text,
+  );
+  const base = framed > max ? empty.tokens : Math.max(empty.tokens, framed);
   const order = units.map((_, i) => i);
   const delta = (i: number, shown: ReadonlySet<number>) => {
     const u = units[i] as Unit;
@@ -128,13 +140,13 @@ export async function fitTextPage(
     return (costs[i] as number) + (adjacent ? 0 : gapCost);
   };
   const found = await search({
-    choice: choose(order, delta, empty.tokens, max, false),
-    base: empty.tokens,
+    choice: choose(order, delta, base, max, false),
+    base,
     max,
     total: order.length,
     costOf: (i) => costs[i] ?? 0,
     lastCount: () => lastCount,
-    more: (budget) => choose(order, delta, empty.tokens, budget, false).included,
+    more: (budget) => choose(order, delta, base, budget, false).included,
     attempt: (_units, k) => attempt(k),
   });
   if (found && found.shown > 0) return found;

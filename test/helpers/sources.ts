@@ -115,19 +115,12 @@ export function body(text: string): string[] {
   return lines.slice(1, -1);
 }
 
-/** Parses every `[airlock: omitted … lines a-b of n]` marker. */
-export function gaps(
-  text: string,
-): Array<{ section: string; from: number; to: number; of: number }> {
-  const out: Array<{ section: string; from: number; to: number; of: number }> = [];
-  const re = /^\[airlock: omitted (?:(stdout|stderr) )?lines? (\d+)(?:-(\d+))? of (\d+)\]$/gm;
+/** Parses every `[airlock: omitted … lines a-b]` marker (grammar 2: the total is in the summary). */
+export function gaps(text: string): Array<{ section: string; from: number; to: number }> {
+  const out: Array<{ section: string; from: number; to: number }> = [];
+  const re = /^\[airlock: omitted (?:(stdout|stderr) )?lines? (\d+)(?:-(\d+))?\]$/gm;
   for (const m of text.matchAll(re)) {
-    out.push({
-      section: m[1] ?? "text",
-      from: Number(m[2]),
-      to: Number(m[3] ?? m[2]),
-      of: Number(m[4]),
-    });
+    out.push({ section: m[1] ?? "text", from: Number(m[2]), to: Number(m[3] ?? m[2]) });
   }
   return out;
 }

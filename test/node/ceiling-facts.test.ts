@@ -3,7 +3,8 @@
  * the vocabularies themselves (every token decoded), not assumed:
  *   - no token is more than LONGEST_HEX_TOKEN hex digits, so a 16-digit boundary is at least 2;
  *   - every three-digit string is one token, so a 9-digit boundary is always 3;
- *   - the fence lines cost the same around a body whatever the boundary, less its own tokens.
+ *   - the fence lines cost the same around a body whatever the boundary, less its own tokens;
+ *   - the bare fence (a body with no `<`) costs 11 tokens around any body.
  */
 import { webcrypto } from "node:crypto";
 import * as cl100k from "gpt-tokenizer/encoding/cl100k_base";
@@ -51,20 +52,29 @@ describe("the encodings, as the ceiling counts them", () => {
     it(`${name}: the fence costs a fixed amount plus its boundary's tokens, twice`, async () => {
       const costs = new Set<number>();
       const compact = new Set<number>();
+      const bare = new Set<number>();
       for (let i = 0; i < 400; i++) {
-        const body = `line ${i}\nmore`;
+        // A `<` needs a boundary; 1,024 characters or more get the full form.
+        const body = `line ${i} <x>\n${"more\n".repeat(250)}end`;
         const full = await fence(body, "bash", hex);
+        expect(full.boundary).toMatch(/^[0-9a-f]{16}$/);
         costs.add(
           m.countTokens(full.text, plain) -
             m.countTokens(body, plain) -
-            2 * m.countTokens(full.boundary, plain),
+            2 * m.countTokens(full.boundary as string, plain),
         );
         const short = await fence(body, "bash", hex, "compact");
         expect(short.boundary).toMatch(/^\d{9}$/);
         compact.add(m.countTokens(short.text, plain) - m.countTokens(body, plain));
+        // No `<`: no boundary, and the least fence of all.
+        const plainBody = `line ${i}\nmore`;
+        const none = await fence(plainBody, "bash", hex);
+        expect(none.boundary).toBeUndefined();
+        bare.add(m.countTokens(none.text, plain) - m.countTokens(plainBody, plain));
       }
       expect(costs.size).toBe(1);
       expect(compact.size).toBe(1);
+      expect([...bare]).toEqual([11]);
     });
   }
 });

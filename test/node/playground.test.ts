@@ -189,7 +189,9 @@ describe("playground (built, served under its CSP, in Chromium)", () => {
       if (id === "build") expect(shown.text).toContain("error[E0308]: mismatched types");
       if (id === "injection") {
         // The forged closing tag stays as text: its boundary is not the fence's.
-        const boundary = /^<untrusted-data [^>]*boundary="([0-9a-f]{16})">/.exec(shown.text)?.[1];
+        const boundary = /^<untrusted-data [^>]*boundary="([0-9a-f]{16}|\d{9})">/.exec(
+          shown.text,
+        )?.[1];
         expect(boundary).toBeDefined();
         expect(boundary).not.toBe("0123456789abcdef");
         expect(shown.text.endsWith(`</untrusted-data boundary="${boundary}">`)).toBe(true);
@@ -339,8 +341,8 @@ describe("playground (built, served under its CSP, in Chromium)", () => {
     expect(first.out.startsWith('<untrusted-data source="tool:read_result"')).toBe(true);
     // The page starts where the call says: after the lines before it, or at the log's first line.
     const from = (JSON.parse(named) as { lines?: { from?: number } }).lines?.from ?? 1;
-    if (from > 2) expect(first.out).toContain(`[airlock: omitted lines 1-${from - 1} of `);
-    else if (from === 2) expect(first.out).toContain("[airlock: omitted line 1 of ");
+    if (from > 2) expect(first.out).toContain(`[airlock: omitted lines 1-${from - 1}]`);
+    else if (from === 2) expect(first.out).toContain("[airlock: omitted line 1]");
     else expect(first.out).toContain("2026-11-30T08:00:00.001Z ");
     expect(first.tokens).toBeLessThanOrEqual(first.budget);
     const second = await readMore(() => page.click("#read-next"));
@@ -351,7 +353,7 @@ describe("playground (built, served under its CSP, in Chromium)", () => {
     await page.fill("#read-to", "104");
     const lines = await readMore(() => page.click("#read-lines"));
     expect(lines.call).toBe(`read_result {"handle":"${handle}","lines":{"from":100,"to":104}}`);
-    expect(lines.out).toContain("[airlock: omitted lines 1-99 of");
+    expect(lines.out).toContain("[airlock: omitted lines 1-99]");
     expect(
       lines.out
         .split("\n")

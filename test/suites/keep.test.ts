@@ -74,7 +74,7 @@ describe("keep: evidence by value, not by position", () => {
     expect(shaped.meta.sections[0]?.evidenceLines).toBe(49);
     const kept = shaped.meta.sections[0]?.keptEvidenceLines ?? 0;
     expect(kept).toBeLessThan(49);
-    expect(shaped.text).toContain(`evidence ${kept} of 49 lines shown`);
+    expect(shaped.text).toContain(`, evidence ${kept} of 49;`);
   });
 
   it("recognises the common failure shapes", async () => {

@@ -307,13 +307,13 @@ describe("renderPreview preformatted: the text as the tool printed it", () => {
 
   it("markers, in-line markers, redactions and invisible characters are inline elements", () => {
     const html = renderPreview(
-      "head\n[airlock: omitted lines 2-98 of 100]\nlong [airlock: 4000 chars omitted from this line] end\nrun [airlock: 3000 chars folded]\ntoken=[REDACTED:github_token] \u202Eevil",
+      "head\n[airlock: omitted lines 2-98]\nlong [airlock: 4000 chars omitted from this line] end\nrun [airlock: 3000 chars folded]\ntoken=[REDACTED:github_token] \u202Eevil",
       pre,
     );
     expect(body(html)).toBe(
       [
         "head",
-        '<span class="airlock-marker">omitted lines 2-98 of 100</span>',
+        '<span class="airlock-marker">omitted lines 2-98</span>',
         'long <span class="airlock-marker">4000 chars omitted from this line</span> end',
         'run <span class="airlock-marker">3000 chars folded</span>',
         'token=<span class="airlock-redacted">redacted: github_token</span> <span class="airlock-invisible">U+202E</span>evil',
@@ -335,7 +335,7 @@ describe("renderPreview preformatted: the text as the tool printed it", () => {
     // One line of the block for each line of the text between the fence lines.
     expect(shown.split("\n")).toHaveLength(shaped.text.split("\n").length - 2);
     expect(shown).toContain("ERROR charge failed: upstream timeout after 30000ms");
-    expect(shown).toMatch(/<span class="airlock-marker">omitted lines \d+-\d+ of 3000<\/span>/);
+    expect(shown).toMatch(/<span class="airlock-marker">omitted lines \d+-\d+<\/span>/);
   });
 
   it("emits only the preview's elements, and no style or handler, for any input", () => {

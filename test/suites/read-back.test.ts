@@ -4,7 +4,9 @@
  * and paged to the end, every line or record exactly once. What a page shows is checked
  * against the input (every log line names its number), never against the code under test.
  */
+
 import { describe, expect, it } from "vitest";
+import { unfence } from "../../src/fence/fence.js";
 import {
   createMemoryStore,
   createResultReader,
@@ -44,7 +46,7 @@ describe("read_result: a 20 MB log", () => {
     const summary = first.text.split("\n").at(-2) as string;
     expect(summary).toMatch(
       new RegExp(
-        `^\\[airlock: shown \\d+ of ${log.lines} lines; evidence \\d+ of \\d+ lines shown; to read omitted lines call read_result \\{"handle":"${handle()}","lines":\\{"from":\\d+,"to":\\d+\\}\\} \\(it also takes grep, around or evidence\\)\\]$`,
+        `^\\[airlock: shown \\d+ of ${log.lines} lines, evidence \\d+ of \\d+; to read omitted lines call read_result \\{"handle":"${handle()}","lines":\\{"from":\\d+,"to":\\d+\\}\\} \\(it also takes grep, around or evidence\\)\\]$`,
       ),
     );
     expect(await o200kCount(first.text)).toBeLessThanOrEqual(2000);
@@ -74,7 +76,8 @@ describe("read_result: a 20 MB log", () => {
     const read = createResultReader({ store, maxTokens: 2000 });
     const lines = await read({ handle: handle(), lines: { from: 100_000, to: 100_010 } });
     expect(shownLines(lines.text)).toEqual(range(100_000, 100_010));
-    expect(lines.text).toContain(`[airlock: omitted lines 1-99999 of ${log.lines}]`);
+    expect(lines.text).toContain("[airlock: omitted lines 1-99999]\n");
+    expect(lines.text).toContain(` of ${log.lines} lines`);
     expect(lines.meta.read).toMatchObject({
       kind: "text",
       op: "lines",
@@ -100,7 +103,10 @@ describe("read_result: a 20 MB log", () => {
     expect(found).toEqual(sorted([...log.errors, ...log.warnings].slice(0, found.length)));
     for (const page of [lines, around, grep, regex, evidence]) {
       expect(page.meta.tokens).toBeLessThanOrEqual(2000);
-      expect(page.text.startsWith('<untrusted-data source="tool:read_result"')).toBe(true);
+      // Fenced as tool text: one sound fence (a page over 1,024 characters names read_result).
+      expect(unfence(page.text)).toBeDefined();
+      if (page.text.length > 1100)
+        expect(page.text).toMatch(/^<untrusted-data source="tool:read_result"/);
     }
   }, 120_000);
 

@@ -176,8 +176,9 @@ describe("shapeRound: one budget for the parallel results of a turn", () => {
     expect(tokens.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(2000);
     expect(results[0]?.text).toContain("ok 0");
     for (const r of results.slice(1, 4)) {
-      // Each long log keeps its head and tail in the compact fence.
-      expect(r.text).toMatch(/^<untrusted-data boundary="\d{9}">\n/);
+      // Each long log keeps its head and tail in a small share's fence: no source, and (no `<`
+      // in a service log) no boundary.
+      expect(r.text).toMatch(/^<untrusted-data>\n/);
       expect(r.meta.cuts.length).toBeGreaterThan(0);
     }
   }, 60_000);
@@ -203,7 +204,9 @@ describe("shapeRound: one budget for the parallel results of a turn", () => {
       { maxRoundTokens: 2000, tool: "round" },
     );
     expect(results[0]?.meta.tokens).toBeLessThanOrEqual(300);
-    expect(results[0]?.text).toContain('source="tool:logs"');
+    expect(results[0]?.meta.tool).toBe("logs");
+    expect(results[1]?.meta.tool).toBe("round");
+    // The larger result is long enough for its fence to name its source.
     expect(results[1]?.text).toContain('source="tool:round"');
     // What the capped call could not use goes to the other.
     expect(results[1]?.meta.tokens).toBeGreaterThan(1500);

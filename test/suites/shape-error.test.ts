@@ -746,8 +746,11 @@ describe("shapeError", () => {
       retryable: true,
       kind: "tool",
     });
-    expect(shaped.meta.boundary).toMatch(/^[0-9a-f]{16}$/);
-    expect(shaped.text).toContain('source="tool:sql"');
+    // A short text with no `<`: the bare fence, no boundary; meta names the tool.
+    expect(shaped.text.startsWith("<untrusted-data>\n")).toBe(true);
+    expect(shaped.text.endsWith("\n</untrusted-data>")).toBe(true);
+    expect(shaped.meta.boundary).toBeUndefined();
+    expect(shaped.meta.tool).toBe("sql");
     expect(shaped.text).toContain("tool/unavailable");
     expect(shaped.text).toContain("Retrying the same call later may help.");
     expect(shaped.text).not.toContain("10.0.3.7");

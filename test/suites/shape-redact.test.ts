@@ -337,7 +337,14 @@ describe("shape: properties", () => {
     const lines = serviceLog(3000).split("\n");
     lines.splice(1500, 0, ...c.text.split("\n"));
     const shaped = await shape(lines.join("\n"), { maxTokens: 400 });
-    for (const g of gaps(shaped.text)) expect(g.of).toBe(lines.length);
+    // The key's lines stay lines: the summary's total and every gap count the input's lines.
+    expect(shaped.text).toContain(` of ${lines.length} lines`);
+    const found = gaps(shaped.text);
+    expect(found.length).toBeGreaterThan(1);
+    for (const g of found) expect(g.to).toBeLessThanOrEqual(lines.length);
+    const last = found.at(-1);
+    const tail = lines.at(-1) as string;
+    expect(last?.to === lines.length || shaped.text.includes(tail)).toBe(true);
   });
 });
 

@@ -5,6 +5,7 @@
  * the smallest budget, 16 tokens.
  */
 import { describe, expect, it } from "vitest";
+import { formFor } from "../../src/fence/fence.js";
 import {
   COMPACT_FENCE_BELOW,
   MIN_MAX_TOKENS,
@@ -30,13 +31,21 @@ describe("small budgets", () => {
     ]);
   });
 
-  it("under 256 tokens the fence is compact; at 256 it is the full one", async () => {
+  it("under 256 tokens the fence is compact; from 256 it is the full one for a long body", async () => {
     expect(COMPACT_FENCE_BELOW).toBe(256);
-    const small = await shape("ERROR disk full", { maxTokens: 255, tool: "bash" });
+    expect([formFor(255), formFor(256)]).toEqual(["compact", "full"]);
+    const page = Array.from({ length: 40 }, (_, i) => `<li>item ${i} of the list</li>`).join("\n");
+    const small = await shape(page, { maxTokens: 255, tool: "bash" });
     expect(small.text).toMatch(COMPACT);
     expect(small.meta.boundary).toMatch(/^\d{9}$/);
-    const full = await shape("ERROR disk full", { maxTokens: 256, tool: "bash" });
+    const full = await shape(page, { maxTokens: 4000, tool: "bash" });
+    expect(page.length).toBeGreaterThanOrEqual(1024);
     expect(full.text).toMatch(FULL);
+    // A short body is compact at any budget; one with no `<` needs no boundary.
+    expect((await shape("a < b", { maxTokens: 4000 })).text).toMatch(COMPACT);
+    expect((await shape("ERROR disk full", { maxTokens: 4000 })).text).toBe(
+      "<untrusted-data>\nERROR disk full\n</untrusted-data>",
+    );
   });
 
   it("the compact fence costs the same for every body, and a body cannot hold its boundary", async () => {

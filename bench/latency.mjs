@@ -1,0 +1,102 @@
+/**
+ * What a result costs in time: 300 B, 1 KB, 10 KB and 100 KB of log lines that fit the budget,
+ * and the same cut to 500 tokens, each next to a `countTokens` pass over the same text, warm (the
+ * median of many calls in one process) and cold (the first call of a fresh process, which loads
+ * the pipeline and the tokenizer); and a round of 20 small results. Given the path of another
+ * build's `dist/index.js`, its warm figures are measured in the same run, in a column of their
+ * own (machines are noisy: compare within a run).
+ *
+ * Run: npm run bench:latency [-- /path/to/other/dist/index.js]
+ */
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const here = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+const otherPath = process.argv[2];
+if (process.env.LATENCY_CHILD !== undefined) {
+  const bytes = Number(process.env.LATENCY_CHILD);
+  const at = performance.now();
+  const first = await import(here);
+  const text = logOf(bytes);
+  await first.shape(text, { tool: "bash" });
+  const shaped = performance.now() - at;
+  const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
+  const c0 = performance.now();
+  countTokens(text);
+  console.log(
+    `first shape() ${shaped.toFixed(1)} ms (import included), a countTokens pass after it ${(performance.now() - c0).toFixed(2)} ms`,
+  );
+  process.exit(0);
+}
+const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
+const lib = await import(here);
+const other = otherPath ? await import(otherPath) : undefined;
+
+function logOf(bytes) {
+  const out = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const line = `2026-11-30T10:00:${String(i % 60).padStart(2, "0")}.${String(i % 1000).padStart(3, "0")}Z INFO api-${i % 7} GET /v1/items/${i} status=200 dur=${(i * 37) % 900}ms`;
+    out.push(line);
+    size += line.length + 1;
+  }
+  return out.join("\n").slice(0, bytes);
+}
+
+async function median(run, calls) {
+  for (let i = 0; i < Math.min(20, calls); i++) await run();
+  const times = [];
+  for (let i = 0; i < calls; i++) {
+    const at = performance.now();
+    await run();
+    times.push(performance.now() - at);
+  }
+  times.sort((a, b) => a - b);
+  return times[times.length >> 1];
+}
+
+const ms = (n) => `${n.toFixed(3)} ms`.padStart(11);
+const SIZES = [300, 1024, 10 * 1024, 100 * 1024];
+const callsFor = (bytes) => (bytes >= 100 * 1024 ? 20 : bytes >= 10 * 1024 ? 80 : 300);
+
+console.log("warm, the median call (o200k_base)");
+console.log(
+  `  ${"result".padEnd(22)} ${"shape()".padStart(11)} ${"countTokens".padStart(11)}  ratio${other ? "   other build  ratio" : ""}`,
+);
+for (const bytes of SIZES) {
+  const text = logOf(bytes);
+  for (const maxTokens of [1_000_000, 500]) {
+    const shaper = lib.createShaper({ tool: "bash", maxTokens });
+    const calls = callsFor(bytes);
+    const t = await median(() => shaper(text), calls);
+    const c = await median(() => countTokens(text), calls);
+    let cell = "";
+    if (other) {
+      const o = other.createShaper({ tool: "bash", maxTokens });
+      const ot = await median(() => o(text), calls);
+      cell = `  ${ms(ot)}  ${(ot / c).toFixed(1).padStart(5)}×`;
+    }
+    const what = `${bytes >= 1024 ? `${bytes / 1024} KB` : `${bytes} B`} ${maxTokens === 500 ? "at 500 tokens" : "that fits"}`;
+    console.log(
+      `  ${what.padEnd(22)} ${ms(t)} ${ms(c)}  ${(t / c).toFixed(1).padStart(4)}×${cell}`,
+    );
+  }
+}
+
+const round = Array.from({ length: 20 }, (_, i) => ({ input: logOf(200 + i * 40) }));
+const r = await median(() => lib.shapeRound(round, { maxRoundTokens: 8000 }), 60);
+const ro = other ? await median(() => other.shapeRound(round, { maxRoundTokens: 8000 }), 60) : 0;
+console.log(
+  `\na round of 20 small results (200 B to 1 KB each): ${ms(r).trim()}${other ? `  other build: ${ms(ro).trim()}` : ""}`,
+);
+
+if (process.env.LATENCY_CHILD === undefined) {
+  console.log("\ncold: the first call of a fresh process (loads the pipeline and the tokenizer)");
+  for (const bytes of [1024, 100 * 1024]) {
+    const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url)], {
+      env: { ...process.env, LATENCY_CHILD: String(bytes) },
+      encoding: "utf8",
+    });
+    console.log(`  ${`${bytes / 1024} KB`.padEnd(8)} ${out.trim()}`);
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * One parser for the marker grammar of docs/markers.md (version 2), written from the page, not
+ * from the code that writes the markers: each rule is a kind and the pattern of its words.
+ */
+export interface ParsedMarker {
+  readonly kind: string;
+  readonly groups: readonly (string | undefined)[];
+}
+
+const SECTION = "(?:(stdout|stderr) )?";
+const RULES: ReadonlyArray<readonly [string, RegExp]> = [
+  ["gap", new RegExp(`^omitted ${SECTION}lines? (\\d+)(?:-(\\d+))?$`)],
+  ["repeat", /^previous line repeated (\d+) more times?$/],
+  [
+    "like",
+    new RegExp(
+      `^(at least )?(\\d+) more ${SECTION}lines? like lines? ([\\d, -]+?)(?:, lines? (\\d+)(?:-(\\d+))?)?$`,
+    ),
+  ],
+  ["cap", /^read stopped at maxBytes \((\d+)\); the rest was not read$/],
+  [
+    "binary",
+    /^binary content not shown: ([^,]+), (more than )?(\d+) bytes(?:, sha256 [0-9a-f…]+)?$/,
+  ],
+  [
+    "command",
+    /^command (exited with code -?\d+|killed by \w+|exit code unknown|failed \([^)]*\))(?: after airlock stopped reading [a-z ]+ at maxBytes \(which may have ended it\))?; ((?:(?:stdout|stderr) (?:\d+ lines, (?:more than )?\d+ bytes|not captured))(?:; )?)+$/,
+  ],
+  [
+    "lost",
+    /^the first (\d+) bytes of (stdout|stderr|the input) were lost before they could be read$/,
+  ],
+  [
+    "lost",
+    /^(stdout|stderr|the input) had already ended before it could be read; any output it carried was lost$/,
+  ],
+  [
+    "uncaptured",
+    /^(stdout|stderr) was not captured \(the process wrote it elsewhere\); it is not shown$/,
+  ],
+  [
+    "stopped",
+    /^read stopped early \((timeoutMs passed|the host aborted)\); the rest was not read$/,
+  ],
+  ["stopped", /^read stopped (\d+) ms after the command exited: [^;]+; the rest was not read$/],
+  ["section", /^(stdout|stderr)$/],
+  ["http", /^HTTP (\d{3})(?: [^\]]*)?$/],
+  [
+    "read-failed",
+    /^reading (stdout|stderr|the input) failed \([^)]*\); the output above may be incomplete$/,
+  ],
+  ["empty", /^no output$/],
+  ["summary", /^shown (\d+) of (\d+) lines(?:, evidence (\d+) of (\d+))?(?:; (?!evidence)(.+))?$/],
+  ["omitted", /^result omitted: it does not fit maxTokens$|^omitted$/],
+  ["not-shown", /^result not shown(?: \(budget (\d+) tokens\))?: (.+)$/],
+  ["chars", /^(\d+) chars (omitted from this line|omitted from this value|folded)$/],
+  ["items", /^(\d+) more items omitted$/],
+  ["nesting", /^nesting omitted$/],
+  ["tool-error", /^the tool reported an error$/],
+  ["read-note", /^read_result: .+$/],
+];
+
+/** The marker's kind and its fields, for the text inside `[airlock: …]`; undefined if none fits. */
+export function parseMarker(inner: string): ParsedMarker | undefined {
+  for (const [kind, re] of RULES) {
+    const m = re.exec(inner);
+    if (m) return { kind, groups: m.slice(1) };
+  }
+  return undefined;
+}
+
+/** Every `[airlock: …]` in a text, whole lines and inside lines, as the text inside it. */
+export function markersIn(text: string): string[] {
+  return [...text.matchAll(/\[airlock: ([^\]\n]*)\]/g)].map((m) => m[1] as string);
+}

@@ -1,0 +1,108 @@
+/**
+ * The marker grammar of docs/markers.md, version 2: every example on the page, and every marker
+ * airlock writes for a set of inputs, parses with one parser (test/helpers/markers.ts); the gap
+ * markers and the summary add up; the forms of version 1 and a made-up marker do not parse.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { shape } from "../../src/index.js";
+import { MARKER_GRAMMAR } from "../../src/pipeline/markers.js";
+import { markersIn, parseMarker } from "../helpers/markers.js";
+import { serviceLog } from "../helpers/sources.js";
+
+const page = readFileSync(new URL("../../docs/markers.md", import.meta.url), "utf8");
+
+function grammarBlock(): string[] {
+  const section = page.slice(page.indexOf("## Marker grammar"));
+  const block = /```text\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
+  return block.split("\n").filter((l) => l.startsWith("[airlock:"));
+}
+
+describe("the marker grammar", () => {
+  it("is version 2 on the page and in the code", () => {
+    expect(MARKER_GRAMMAR).toBe(2);
+    expect(page).toContain("version 2 of the grammar");
+  });
+
+  it("every example on the page parses", () => {
+    const lines = grammarBlock();
+    expect(lines.length).toBeGreaterThan(25);
+    for (const line of lines) {
+      for (const inner of markersIn(line)) {
+        expect(parseMarker(inner), inner).toBeDefined();
+      }
+    }
+  });
+
+  it("every marker airlock writes parses, and the gaps and the summary add up", async () => {
+    const log = serviceLog(20_000).split("\n");
+    log[7000] = "2026-11-30T11:00:00.000Z ERROR payment charge failed: upstream timeout";
+    log[15000] = `${"x".repeat(40_000)} long line`;
+    const inputs: Array<[string, unknown, number]> = [
+      ["log", log.join("\n"), 600],
+      ["log", log.join("\n"), 4000],
+      [
+        "command",
+        { stdout: log.slice(0, 5000).join("\n"), stderr: "error: boom\n".repeat(30), exitCode: 2 },
+        800,
+      ],
+      [
+        "records",
+        JSON.stringify(Array.from({ length: 3000 }, (_, i) => ({ id: i, ok: i % 7 !== 0 }))),
+        500,
+      ],
+      ["binary", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]), 300],
+      ["tiny", log.join("\n"), 24],
+    ];
+    const kinds = new Set<string>();
+    for (const [name, input, maxTokens] of inputs) {
+      const shaped = await shape(input as never, { maxTokens });
+      for (const inner of markersIn(shaped.text)) {
+        const parsed = parseMarker(inner);
+        expect(parsed, `${name}: ${inner}`).toBeDefined();
+        kinds.add(parsed?.kind as string);
+      }
+      if (name !== "log") continue;
+      // Shown lines plus the gaps' lines are the summary's total.
+      const lines = shaped.text.split("\n").slice(1, -1);
+      let omitted = 0;
+      let shown = 0;
+      let summary: readonly (string | undefined)[] | undefined;
+      for (const line of lines) {
+        const whole = /^\[airlock: ([^\]]*)\]$/.exec(line)?.[1];
+        const parsed = whole === undefined ? undefined : parseMarker(whole);
+        if (parsed?.kind === "gap")
+          omitted += Number(parsed.groups[2] ?? parsed.groups[1]) - Number(parsed.groups[1]) + 1;
+        else if (parsed?.kind === "summary") summary = parsed.groups;
+        else if (parsed === undefined) shown++;
+      }
+      expect(summary).toBeDefined();
+      expect(Number(summary?.[0])).toBe(shown);
+      expect(shown + omitted).toBe(Number(summary?.[1]));
+      expect(Number(summary?.[1])).toBe(log.length);
+    }
+    for (const kind of [
+      "gap",
+      "like",
+      "summary",
+      "chars",
+      "command",
+      "section",
+      "binary",
+      "not-shown",
+    ])
+      expect(kinds, kind).toContain(kind);
+  });
+
+  it("refuses the forms of version 1 and a made-up marker (negative control)", () => {
+    for (const old of [
+      "omitted lines 121-49880 of 50000",
+      "omitted stderr line 3 of 12",
+      "shown 240 of 50000 lines; evidence 14 of 31 lines shown",
+      "hello there",
+      "omitted lines -3",
+    ]) {
+      expect(parseMarker(old), old).toBeUndefined();
+    }
+  });
+});
