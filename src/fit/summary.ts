@@ -109,7 +109,7 @@ function describe(kept: KeptInput, facts: RunFacts): string {
     const lines = kept.sections.reduce((n, s) => n + s.kept.lines, 0);
     const bytes = facts.sections.reduce((n, s) => n + s.bytes, 0);
     const binary = facts.sections.some((s) => s.binary);
-    parts.push(binary ? "binary" : `${lines} lines`, `${bytes} bytes`);
+    parts.push(binary ? "binary" : `${lines} line${lines === 1 ? "" : "s"}`, `${bytes} bytes`);
   }
   const what = parts.join(", ");
   const command = facts.command;

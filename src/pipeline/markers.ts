@@ -211,7 +211,7 @@ export function commandHeader(header: CommandHeader): string {
     .map((s) =>
       s.captured === false
         ? `${s.name} not captured`
-        : `${s.name} ${s.lines} lines, ${s.capped ? "more than " : ""}${s.bytes} bytes`,
+        : `${s.name} ${s.lines} line${s.lines === 1 ? "" : "s"}, ${s.capped ? "more than " : ""}${s.bytes} bytes`,
     )
     .join("; ");
   return `[airlock: ${outcome}; ${streams}]`;

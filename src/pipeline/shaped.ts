@@ -133,11 +133,7 @@ export interface ShapedMeta {
   /** Lines omitted in total (sum of `lines` cuts). */
   readonly omittedLines: number;
   readonly sections: readonly SectionMeta[];
-  /**
-   * The fence boundary, when the text is fenced (`untrusted: true`) and its body could hold a
-   * fence's text (a `<`): a body that cannot is fenced `<untrusted-data>` … `</untrusted-data>`,
-   * with none (docs/markers.md).
-   */
+  /** The fence boundary, when the text is fenced and its body can hold a `<` (docs/markers.md). */
   readonly boundary?: string;
   readonly tool?: string;
   readonly exitCode?: number | null;

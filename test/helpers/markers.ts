@@ -24,7 +24,7 @@ const RULES: ReadonlyArray<readonly [string, RegExp]> = [
   ],
   [
     "command",
-    /^command (exited with code -?\d+|killed by \w+|exit code unknown|failed \([^)]*\))(?: after airlock stopped reading [a-z ]+ at maxBytes \(which may have ended it\))?; ((?:(?:stdout|stderr) (?:\d+ lines, (?:more than )?\d+ bytes|not captured))(?:; )?)+$/,
+    /^command (exited with code -?\d+|killed by \w+|exit code unknown|failed \([^)]*\))(?: after airlock stopped reading [a-z ]+ at maxBytes \(which may have ended it\))?; ((?:(?:stdout|stderr) (?:\d+ lines?, (?:more than )?\d+ bytes|not captured))(?:; )?)+$/,
   ],
   [
     "lost",

@@ -11,7 +11,7 @@ describe("command output", () => {
       plain,
     );
     expect(shaped.text.split("\n")).toEqual([
-      "[airlock: command exited with code 0; stdout 1 lines, 14 bytes; stderr 1 lines, 23 bytes]",
+      "[airlock: command exited with code 0; stdout 1 line, 14 bytes; stderr 1 line, 23 bytes]",
       "[airlock: stderr]",
       "warning: unused import",
       "[airlock: stdout]",
@@ -35,7 +35,7 @@ describe("command output", () => {
   it("a signal is reported", async () => {
     const shaped = await shape({ stdout: "working\n", signal: "SIGKILL" }, plain);
     expect(shaped.text.split("\n")[0]).toBe(
-      "[airlock: command killed by SIGKILL; stdout 1 lines, 8 bytes]",
+      "[airlock: command killed by SIGKILL; stdout 1 line, 8 bytes]",
     );
     expect(shaped.status).toBe("error");
   });
