@@ -2,8 +2,9 @@
  * The order in which held lines are given budget, by value. Each template gets one line before
  * any gets a second:
  *   1. the last line of each section (where it ended);
- *   2. the first held line of every severe template: fatal, then error, then warning, the rare
- *      ones first, and among equals the shorter line first (more of them fit);
+ *   2. one held line of every severe template (its first, or one costing much less): fatal,
+ *      then error, then warning, and within a level by what the line costs to show (its tokens
+ *      and the gap it opens), a rare template's at half (more templates fit);
  *   3. the block of an error group of every headline template (its headline, the trace or diagnostic under it, the
  *      new lines just above it: `keep/blocks.ts`), the rarer headline first (a failure said
  *      once before one logged on every request), then those with a trace, then first and
@@ -153,6 +154,33 @@ function contextOf(unit: Unit, group: Group | undefined): Unit[] {
   return out;
 }
 
+/** What a gap marker around a line shown alone costs, about (docs/markers.md). */
+const GAP_TOKENS = 11;
+/** A template seen at most twice is worth this share of its cost more than a common one. */
+const RARE_DISCOUNT = 0.5;
+
+/** A later line of a template stands for it instead of its first when it costs this share or less. */
+const CHEAPER = 0.75;
+
+/**
+ * The line a severe template is shown by: its first evidence line (when it began), or a held
+ * one that costs much less (a short message where the first carried a long payload).
+ */
+function exemplarOf(units: readonly Unit[], tokensOf: (unit: Unit) => number): Unit {
+  const severe = units.filter((u) => u.severity > 0);
+  const first = severe[0] ?? (units[0] as Unit);
+  let best = first;
+  let cost = tokensOf(first);
+  for (const u of severe) {
+    const c = tokensOf(u);
+    if (c < cost) {
+      best = u;
+      cost = c;
+    }
+  }
+  return cost <= tokensOf(first) * CHEAPER ? best : first;
+}
+
 /** Quiet lines before an evidence line given as its context. */
 const CONTEXT_BEFORE = 2;
 
@@ -196,7 +224,7 @@ export function rank(
   held.forEach((h, section) => {
     for (const [t, units] of h.byTemplate) {
       if (t.severity > 0) {
-        const first = units.find((u) => u.severity > 0) ?? (units[0] as Unit);
+        const first = exemplarOf(units, tokensOf);
         severe.push({ unit: first, t, section });
         const end = units[units.length - 1] as Unit;
         if (end !== first) latest.push({ unit: end, t, section });
@@ -215,8 +243,11 @@ export function rank(
   // Among templates of equal value the cheaper line first: more of them fit.
   const byCost = (a: Pick, b: Pick) =>
     tokensOf(a.unit) - tokensOf(b.unit) || a.section - b.section || a.unit.index - b.unit.index;
-  const band = (t: Template) => (t.runs <= 2 ? 0 : 1);
-  severe.sort((a, b) => b.t.severity - a.t.severity || band(a.t) - band(b.t) || byCost(a, b));
+  // A severe template's line by what it costs to show (its tokens and the gap it opens), a rare
+  // one's at half: among equals the rare first, but one long rare line does not take the room of
+  // several templates' lines.
+  const value = (p: Pick) => (tokensOf(p.unit) + GAP_TOKENS) * (p.t.runs <= 2 ? RARE_DISCOUNT : 1);
+  severe.sort((a, b) => b.t.severity - a.t.severity || value(a) - value(b) || byCost(a, b));
   rare.sort((a, b) => a.t.runs - b.t.runs || byCost(a, b));
   common.sort(
     (a, b) => a.t.count - b.t.count || b.unit.index - a.unit.index || a.section - b.section,

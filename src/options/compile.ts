@@ -196,7 +196,7 @@ export const DEFAULT_HASH_LIMIT = 16 * 1024 * 1024;
  * of what was read (no tool text); under 256 tokens the fence takes its compact form.
  */
 export const MIN_MAX_TOKENS = 16;
-const DEFAULT_NEXT = "for more, narrow the call (a filter, a line range or a page)";
+const DEFAULT_NEXT = "for more, narrow the call";
 
 function fail(message: string): never {
   throw new AirlockError("options/invalid", `options: ${message}`);
