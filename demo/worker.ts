@@ -7,6 +7,7 @@ import {
   ceilingOf,
   createMemoryStore,
   createResultReader,
+  MIN_READ_TOKENS,
   type ResultReader,
   type Shaped,
   type ShapeInput,
@@ -70,7 +71,8 @@ async function read({ job, args, controls }: ReadRequest): Promise<void> {
   if (reader === undefined) {
     reader = createResultReader({
       store,
-      maxTokens: controls.maxTokens,
+      // A reader's pages need room for a line and the call that reads on.
+      maxTokens: Math.max(controls.maxTokens, MIN_READ_TOKENS),
       tokenizer: controls.tokenizer,
       spotlight: controls.spotlight,
       untrusted: controls.untrusted,

@@ -57,6 +57,7 @@ export {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_TOKENS,
   MIN_MAX_TOKENS,
+  MIN_READ_TOKENS,
 } from "./options/compile.js";
 export { type EdgePreset, edgePreset } from "./options/edge.js";
 export type {

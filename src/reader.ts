@@ -9,7 +9,7 @@ import { AirlockError } from "./errors/airlock-error.js";
 import { createPresenter } from "./fence/present.js";
 import type { ResolvedTokenizer } from "./fit/tokenizer.js";
 import { resolveTokenizer } from "./fit/tokenizer.js";
-import { compileOptions, type ShapeOptions } from "./options/compile.js";
+import { compileOptions, MIN_READ_TOKENS, type ShapeOptions } from "./options/compile.js";
 import { sliceOptions } from "./options/slices.js";
 import type { Shaped } from "./pipeline/shaped.js";
 import { createRedactStage } from "./redact/stage.js";
@@ -83,6 +83,12 @@ export function createResultReader(options: ResultReaderOptions): ResultReader {
     throw new AirlockError(
       "options/invalid",
       "createResultReader: onShaped is not supported (read_result pages carry no telemetry yet)",
+    );
+  }
+  if (o.maxTokens < MIN_READ_TOKENS) {
+    throw new AirlockError(
+      "options/invalid",
+      `createResultReader: maxTokens must be at least ${MIN_READ_TOKENS} (got ${o.maxTokens}): a smaller page cannot hold a line and the call that reads on`,
     );
   }
   const store = options.store;

@@ -4,6 +4,9 @@
  */
 import type { Stopper, StopReason } from "../pipeline/run.js";
 
+/** The longest delay a timer takes (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * @example
  * const stopper = createStopper(hostSignal, 5000);
@@ -24,10 +27,21 @@ export function createStopper(
   if (signal?.aborted) fire("aborted");
   else signal?.addEventListener("abort", onAbort, { once: true });
   const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
-  const timer =
-    timeoutMs !== undefined && why === undefined
-      ? setTimeout(() => fire("timeout"), timeoutMs)
-      : undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // A timer longer than a signed 32-bit millisecond count fires at once: a long deadline waits
+  // in steps and fires only once the clock has reached it.
+  const arm = () => {
+    if (deadline === undefined || why !== undefined) return;
+    const left = deadline - Date.now();
+    if (left <= 0) fire("timeout");
+    else timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
+  };
+  if (timeoutMs !== undefined && why === undefined) {
+    timer = setTimeout(
+      timeoutMs > MAX_TIMER_MS ? arm : () => fire("timeout"),
+      Math.min(timeoutMs, MAX_TIMER_MS),
+    );
+  }
   return {
     // A host's signal outlives the run (one per session, say): its listener goes with the run.
     dispose() {

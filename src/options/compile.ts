@@ -196,6 +196,12 @@ export const DEFAULT_HASH_LIMIT = 16 * 1024 * 1024;
  * of what was read (no tool text); under 256 tokens the fence takes its compact form.
  */
 export const MIN_MAX_TOKENS = 16;
+/**
+ * The smallest budget of a `read_result` reader: a page of one shortened line under the largest
+ * fence, its gap markers and the call that reads on. A smaller reader could only say that it
+ * showed nothing, so it is refused when it is created.
+ */
+export const MIN_READ_TOKENS = 160;
 const DEFAULT_NEXT = "for more, narrow the call";
 
 function fail(message: string): never {

@@ -318,7 +318,17 @@ export async function readText(
     counter,
     o.presenter,
   );
-  // A line that does not fit even shortened is passed over (and said so by the hint moving on).
+  // Not even a shortened line fits beside the call that reads on (a long grep, say): the page
+  // says so rather than claiming the end.
+  if (page.shown === 0 && candidates.length > 0) {
+    return errorPage(
+      o,
+      counter,
+      "tool/invalid-input",
+      `read_result: a page of this call does not fit in ${o.maxTokens} tokens with the call that reads on; a shorter grep or a reader with a larger maxTokens reads it`,
+      { kind: "text", op, steps: budget.steps },
+    );
+  }
   const shown = candidates.slice(0, page.shown);
   const facts = createFacts();
   facts.kind = stored.info.kind === "command" ? "command" : "text";

@@ -77,35 +77,71 @@ export function createStoreStage(o: StoreStageOptions): StoreStage {
         },
     async run(kept, ctx) {
       if (!store) return kept;
-      const facts = ctx.facts;
-      const records = facts.records;
-      if (records) {
-        const tap = kept.tap;
-        if (!tap || !writers.has(tap)) return kept;
-        if (records.refusal || records.violation || records.shape !== "records") return kept;
-        const stored = await (tap as Writer).finish({
-          ...o.info,
-          format: records.format,
-          ...(records.envelope !== undefined ? { envelope: records.envelope } : {}),
-          ...(records.paths.length > 1
-            ? { paths: records.paths.map((p) => ({ path: p.path, count: p.count })) }
-            : {}),
-        });
-        const handle = stored && (await keep(store, stored));
-        if (handle) {
-          records.handle = handle;
-          facts.handle = handle;
-        }
-        return kept;
+      const handle = await withinWait(keepResult(kept, ctx.facts), ctx.stopper?.signal);
+      if (handle) {
+        ctx.facts.handle = handle;
+        if (ctx.facts.records) ctx.facts.records.handle = handle;
       }
-      const text = kept.textTap;
-      if (!text || !writers.has(text)) return kept;
-      const stored = await (text as TextWriterTap).finish(textInfo(o.info, facts));
-      const handle = stored && (await keep(store, stored));
-      if (handle) facts.handle = handle;
       return kept;
     },
   };
+
+  /** Writes what keep tapped and puts it; the handle, or undefined when nothing was kept. */
+  async function keepResult(kept: KeptInput, facts: RunFacts): Promise<string | undefined> {
+    if (!store) return undefined;
+    const records = facts.records;
+    if (records) {
+      const tap = kept.tap;
+      if (!tap || !writers.has(tap)) return undefined;
+      if (records.refusal || records.violation || records.shape !== "records") return undefined;
+      const stored = await (tap as Writer).finish({
+        ...o.info,
+        format: records.format,
+        ...(records.envelope !== undefined ? { envelope: records.envelope } : {}),
+        ...(records.paths.length > 1
+          ? { paths: records.paths.map((p) => ({ path: p.path, count: p.count })) }
+          : {}),
+      });
+      return stored && (await keep(store, stored));
+    }
+    const text = kept.textTap;
+    if (!text || !writers.has(text)) return undefined;
+    const stored = await (text as TextWriterTap).finish(textInfo(o.info, facts));
+    return stored && (await keep(store, stored));
+  }
+}
+
+/** How long a store may take to keep a result when the host's deadline or signal does not end it first. */
+export const STORE_WAIT_MS = 30_000;
+/** What a store still gets once the host has stopped the run (the partial result is worth a handle). */
+export const STOPPED_WAIT_MS = 1_000;
+
+/**
+ * A store that never answers costs the handle, never the result: its work is raced against the
+ * host's signal (`abortSignal`, `timeoutMs`) and a wait of its own.
+ *
+ * @example
+ * await withinWait(store.put(stored), ctx.stopper?.signal); // undefined if the store hangs
+ */
+export function withinWait<T>(
+  work: Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<T | undefined> {
+  const stopped = signal?.aborted === true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const given = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, stopped ? STOPPED_WAIT_MS : STORE_WAIT_MS, undefined);
+    if (signal && !stopped) {
+      onAbort = () => resolve(undefined);
+      signal.addEventListener("abort", onAbort, { once: true });
+    }
+  });
+  const done = work.catch(() => undefined);
+  return Promise.race([done, given]).finally(() => {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+  });
 }
 
 /** Puts the result; its handle, or undefined when the store refused or failed. */

@@ -6,7 +6,7 @@
  * argument or an expired handle is a page with status `error` that says so, for the model to
  * read, not an HTTP error. Only a body that is not JSON, or too large, is 4xx.
  */
-import { createResultReader, edgePreset, MIN_MAX_TOKENS } from "agent-airlock/edge/o200k_base";
+import { createResultReader, edgePreset, MIN_READ_TOKENS } from "agent-airlock/edge/o200k_base";
 import type { Caller } from "../auth.js";
 import { type Env, intVar } from "../env.js";
 import { json, problem, readJson } from "../http.js";
@@ -28,11 +28,11 @@ export async function readRoute(request: Request, env: Env, caller: Caller): Pro
   const budget = url.searchParams.get("maxTokens") ?? request.headers.get("x-airlock-max-tokens");
   let maxTokens = Math.min(edgePreset.maxTokens, maxBudget);
   if (budget !== null) {
-    if (!/^\d{1,9}$/.test(budget) || Number(budget) < MIN_MAX_TOKENS || Number(budget) > maxBudget)
+    if (!/^\d{1,9}$/.test(budget) || Number(budget) < MIN_READ_TOKENS || Number(budget) > maxBudget)
       return problem(
         400,
         "params/invalid",
-        `maxTokens must be between ${MIN_MAX_TOKENS} and ${maxBudget}`,
+        `maxTokens must be between ${MIN_READ_TOKENS} and ${maxBudget}`,
       );
     maxTokens = Number(budget);
   }

@@ -1,0 +1,144 @@
+/**
+ * Hostile input, round 2 (issue 27, ../shared/reviews/hostile-2026-12-02.md): what the host hands
+ * in that never settles, that overflows a timer, or that reads back at budgets too small for a
+ * page. Each case failed on ff98d8c (the break's number from the review is in its name).
+ */
+import { createMemoryStore, createResultReader, MIN_READ_TOKENS, shape } from "agent-airlock";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const never = () => new Promise<never>(() => {});
+const log = Array.from({ length: 10_000 }, (_, i) => `line ${i} worker ok`).join("\n");
+
+describe("hostile round 2: a store that never answers costs the handle, never the result", () => {
+  // The first call of a process loads the pipeline and the rule set; the deadlines below are
+  // about the store, not about that load.
+  beforeAll(async () => {
+    await shape(log, { maxTokens: 100, store: createMemoryStore() });
+  });
+
+  it("9: a put that never settles ends with timeoutMs, the text whole and no handle", async () => {
+    const store = {
+      put: never,
+      get: () => undefined,
+      putPart: () => true,
+      getPart: () => undefined,
+    };
+    const t0 = Date.now();
+    const shaped = await shape(log, { maxTokens: 100, timeoutMs: 1_000, store });
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(shaped.meta.handle).toBeUndefined();
+    expect(shaped.text).toContain("line 9999 worker ok");
+    expect(shaped.text).not.toContain("read_result");
+  }, 10_000);
+
+  it("9: a putPart that never settles ends with abortSignal the same way", async () => {
+    const store = {
+      put: () => true,
+      get: () => undefined,
+      putPart: never,
+      getPart: () => undefined,
+    };
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 1_000);
+    const shaped = await shape(log, { maxTokens: 100, abortSignal: controller.signal, store });
+    expect(shaped.meta.handle).toBeUndefined();
+    expect(shaped.text).toContain("line 9999 worker ok");
+  }, 10_000);
+
+  it("9: records whose put never settles end with timeoutMs too", async () => {
+    const rows = JSON.stringify(Array.from({ length: 3_000 }, (_, i) => ({ id: i, ok: true })));
+    const store = { put: never, get: () => undefined };
+    const shaped = await shape(rows, { maxTokens: 200, timeoutMs: 1_000, store });
+    expect(shaped.meta.handle).toBeUndefined();
+    expect(shaped.meta.records?.total).toBe(3_000);
+  }, 10_000);
+
+  it("9: a store that answers keeps its handle under the same deadline (control)", async () => {
+    const shaped = await shape(log, {
+      maxTokens: 100,
+      timeoutMs: 5_000,
+      store: createMemoryStore(),
+    });
+    expect(shaped.meta.handle).toMatch(/\S/);
+  });
+});
+
+describe("hostile round 2: timeoutMs beyond a timer's range", () => {
+  it("18: timeoutMs of 2^31 waits for a slow source instead of stopping at once", async () => {
+    let i = 0;
+    const slow = new ReadableStream<Uint8Array>({
+      async pull(c) {
+        await new Promise((r) => setTimeout(r, 5));
+        if (i < 20) c.enqueue(new TextEncoder().encode(`slow line ${i++}\n`));
+        else c.close();
+      },
+    });
+    const shaped = await shape(slow, { timeoutMs: 2 ** 31 });
+    expect(shaped.meta.cuts.some((c) => c.kind === "stopped")).toBe(false);
+    expect(shaped.text).toContain("slow line 19");
+    expect(shaped.status).toBe("ok");
+  });
+});
+
+describe("hostile round 2: read_result pages at small budgets", () => {
+  const lines = Array.from(
+    { length: 600 },
+    (_, i) => `L${i + 1}x ${"v".repeat(94 - String(i + 1).length)}`,
+  );
+
+  it("10: a reader below the smallest page that can advance is refused when it is created", () => {
+    const store = createMemoryStore();
+    for (const maxTokens of [16, 51, 100, MIN_READ_TOKENS - 1]) {
+      expect(() => createResultReader({ store, maxTokens })).toThrowError(
+        expect.objectContaining({ code: "options/invalid" }),
+      );
+    }
+    expect(() => createResultReader({ store, maxTokens: MIN_READ_TOKENS })).not.toThrow();
+  });
+
+  it("10: every page kind at the smallest budgets is within it", async () => {
+    const store = createMemoryStore();
+    const text = (await shape(lines.join("\n"), { store, maxTokens: 500 })).meta.handle as string;
+    const rows = JSON.stringify(
+      Array.from({ length: 500 }, (_, i) => ({ id: i, note: "n".repeat(i % 90) })),
+    );
+    const records = (await shape(rows, { store, maxTokens: 500 })).meta.handle as string;
+    const calls = [
+      { handle: text },
+      { handle: text, lines: { from: 262 } },
+      { handle: text, grep: "L599x" },
+      { handle: text, grep: "x".repeat(256) },
+      { handle: records },
+      { handle: "res_00000000000000000000000" },
+      { handle: text, bogus: true },
+    ];
+    for (const maxTokens of [MIN_READ_TOKENS, MIN_READ_TOKENS + 7, 199, 240]) {
+      const read = createResultReader({ store, maxTokens });
+      for (const args of calls) {
+        const page = await read(args);
+        expect(
+          page.meta.tokens,
+          `${maxTokens} ${JSON.stringify(args).slice(0, 60)}`,
+        ).toBeLessThanOrEqual(maxTokens);
+      }
+    }
+  });
+
+  it("11: following next from the first page at the smallest budget reads every line once, to the end", async () => {
+    const store = createMemoryStore();
+    const handle = (await shape(lines.join("\n"), { store, maxTokens: 500 })).meta.handle as string;
+    const read = createResultReader({ store, maxTokens: MIN_READ_TOKENS });
+    let args: Record<string, unknown> = { handle, lines: { from: 1 } };
+    let expected = 1;
+    for (let page = 0; page < 700; page++) {
+      const p = await read(args);
+      expect(p.meta.tokens).toBeLessThanOrEqual(MIN_READ_TOKENS);
+      const from = p.meta.read?.from;
+      expect(from, `page ${page}: ${p.text.slice(-120)}`).toBe(expected);
+      expected = (p.meta.read?.to as number) + 1;
+      if (!p.meta.next) break;
+      args = p.meta.next.args as Record<string, unknown>;
+    }
+    expect(expected).toBe(lines.length + 1);
+  }, 60_000);
+});
