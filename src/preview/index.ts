@@ -116,8 +116,15 @@ export function renderPreview(input: Shaped | string, options: PreviewOptions = 
     tool = opened.tool ?? shaped?.meta.tool ?? "tool";
     text = opened.body;
   }
-  const chosen = chooseMode(shaped, text, mode);
-  const body = chosen === "markdown" ? renderMarkdown(text, options) : renderPreformatted(text);
+  let chosen = chooseMode(shaped, text, mode);
+  let body: string;
+  try {
+    body = chosen === "markdown" ? renderMarkdown(text, options) : renderPreformatted(text);
+  } catch {
+    // Markdown the renderer cannot read (nesting past its stack, say) is shown as it came.
+    chosen = "preformatted";
+    body = renderPreformatted(text);
+  }
   const header =
     tool !== undefined || shaped !== undefined
       ? `<div class="airlock-header">${tool !== undefined ? `<span class="airlock-tool">${escapeAll(tool)}</span>` : ""}${

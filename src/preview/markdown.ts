@@ -34,10 +34,68 @@ const REDACTED_AT_START = new RegExp(`^${REDACTED.source}`);
 export function renderMarkdown(text: string, options: MarkdownOptions): string {
   // Tool output is never markup: every `<` is escaped before marked reads the source, and
   // invisible characters become a mark the inline extension turns into a badge.
-  const source = text
-    .replace(/</g, "&lt;")
-    .replace(INVISIBLE, (c) => `\u27E6U+${codePoint(c)}\u27E7`);
+  const source = tame(
+    text.replace(/</g, "&lt;").replace(INVISIBLE, (c) => `\u27E6U+${codePoint(c)}\u27E7`),
+  );
   return createMarked(options).parse(source, { async: false }) as string;
+}
+
+/** Blockquote markers a line keeps: marked reads each level by recursion. */
+const MAX_QUOTE_DEPTH = 16;
+/** Emphasis delimiters a block may hold and still be read as emphasis. */
+const MAX_DELIMITERS = 64;
+const QUOTES = /^(?: {0,3}> ?){17,}/;
+/** Indentation a line keeps: each list level under another is read again by recursion. */
+const MAX_INDENT = 32;
+const INDENT = /^[ \t]{33,}/;
+const FENCE = /^ {0,3}(?:`{3,}|~{3,})/;
+
+/**
+ * What marked would spend more than linear time or stack on, made plain: a line's blockquote
+ * markers past the sixteenth and its indentation past 32 columns are dropped, and a block (lines between blank lines, outside code
+ * fences) holding more than 64 emphasis delimiters has them escaped, since marked searches for
+ * each one's closer through the rest of the block.
+ *
+ * @example tame("> ".repeat(3999) + "x"); // sixteen levels of quote, then "x"
+ */
+export function tame(source: string): string {
+  const lines = source.split("\n");
+  let fenced = false;
+  let start = 0;
+  let delimiters = 0;
+  const close = (end: number) => {
+    if (delimiters > MAX_DELIMITERS) {
+      for (let i = start; i < end; i++) lines[i] = (lines[i] as string).replace(/[*_~]/g, "\\$&");
+    }
+    delimiters = 0;
+    start = end + 1;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i] as string;
+    if (FENCE.test(line)) {
+      close(i);
+      fenced = !fenced;
+      continue;
+    }
+    if (fenced) {
+      start = i + 1;
+      continue;
+    }
+    if (line.trim() === "") {
+      close(i);
+      continue;
+    }
+    const deep = QUOTES.exec(line);
+    if (deep) line = lines[i] = `${"> ".repeat(MAX_QUOTE_DEPTH)}${line.slice(deep[0].length)}`;
+    const indent = INDENT.exec(line);
+    if (indent) line = lines[i] = `${" ".repeat(MAX_INDENT)}${line.slice(indent[0].length)}`;
+    for (let j = 0; j < line.length; j++) {
+      const c = line.charCodeAt(j);
+      if (c === 0x2a || c === 0x5f || c === 0x7e) delimiters++;
+    }
+  }
+  if (!fenced) close(lines.length);
+  return lines.join("\n");
 }
 
 /** The source's own `<`, escaped before the markdown was read, given back (for code). */

@@ -4,6 +4,7 @@
  * page. Each case failed on ff98d8c (the break's number from the review is in its name).
  */
 import { createMemoryStore, createResultReader, MIN_READ_TOKENS, shape } from "agent-airlock";
+import { renderPreview } from "agent-airlock/preview";
 import { beforeAll, describe, expect, it } from "vitest";
 
 const never = () => new Promise<never>(() => {});
@@ -141,4 +142,31 @@ describe("hostile round 2: read_result pages at small budgets", () => {
     }
     expect(expected).toBe(lines.length + 1);
   }, 60_000);
+});
+
+describe("hostile round 2: the preview of hostile markdown", () => {
+  it("12: quotes nested 3,999 deep render (to sixteen levels) instead of throwing", async () => {
+    const source = `# Title\n\nSome prose here. And more prose.\n\n${"> ".repeat(3999)}x`;
+    const shaped = await shape(source, { contentType: "text/markdown", maxTokens: 8000 });
+    const html = renderPreview(shaped);
+    expect(html).toContain("Some prose here.");
+    expect(html.match(/<blockquote>/g)?.length).toBe(16);
+    expect(html).toMatch(/<p>x<\/p>/);
+  });
+
+  it("12: a block of unmatched emphasis delimiters is shown literally, whole", async () => {
+    const lines = Array.from({ length: 2000 }, (_, i) => `_a*_a*${i}_a*_a* word${i}`);
+    const shaped = await shape(`# T\n\n${lines.join("\n")}`, {
+      contentType: "text/markdown",
+      maxTokens: 40_000,
+    });
+    const html = renderPreview(shaped);
+    expect(html).toContain("_a*_a*1999_a*_a* word1999");
+    expect(html).not.toContain("<em>");
+  });
+
+  it("12: emphasis in an ordinary block is still emphasis (control)", async () => {
+    const html = renderPreview("# T\n\nSome *short* and _plain_ prose.\n", { mode: "markdown" });
+    expect(html).toContain("<em>short</em>");
+  });
 });
