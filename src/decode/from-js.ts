@@ -32,6 +32,12 @@ export function fromJs(
   limits: Partial<JsonLimits> = {},
   /** Keep strings over `maxStringLength` (the pipeline's cleaning shortens them or makes blobs). */
   keepLongStrings = false,
+  /**
+   * Characters of JSON the value may expand to. A value that refers to one object from many
+   * places (a parsed YAML alias, say) is as big as its JSON, not as its objects: past this it is
+   * refused as `json/too-large` while it is read, never after.
+   */
+  maxChars = Number.POSITIVE_INFINITY,
 ): FromJs {
   const max: JsonLimits = { ...DEFAULT_JSON_LIMITS, ...limits };
   const refuse = (code: JsonErrorCode, message: string): FromJs => ({
@@ -51,6 +57,8 @@ export function fromJs(
     | { readonly leave: object };
   const root: { value?: JsonValue } = {};
   const stack: Item[] = [{ source: input, target: null, key: 0, depth: 0 }];
+  // The JSON written so far, counted low (a number as one character): a bound, not a length.
+  let chars = 0;
   try {
     while (stack.length > 0) {
       const item = stack.pop() as Item;
@@ -58,6 +66,9 @@ export function fromJs(
         onPath.delete(item.leave);
         continue;
       }
+      chars += typeof item.key === "string" ? item.key.length + 4 : 1;
+      if (chars > maxChars)
+        return refuse("json/too-large", `the value is over ${maxChars} characters as JSON`);
       let value = item.source;
       if (
         value !== null &&
@@ -75,6 +86,8 @@ export function fromJs(
           if (LONE_SURROGATE.test(value))
             return refuse("json/lone-surrogate", "lone surrogate in a string");
           out = value;
+          // A string too long to hold is written as its placeholder (keepLongStrings).
+          chars += Math.min(value.length, max.maxStringLength);
           break;
         case "number":
           out = Number.isFinite(value) ? value : null;
@@ -130,6 +143,8 @@ export function fromJs(
   } catch {
     return refuse("json/unreadable", "the value could not be read (a getter or toJSON threw)");
   }
+  if (chars > maxChars)
+    return refuse("json/too-large", `the value is over ${maxChars} characters as JSON`);
   // Objects whose `undefined` members were skipped keep key order; arrays were pre-sized.
   return { ok: true, value: root.value ?? null };
 }

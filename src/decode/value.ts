@@ -30,7 +30,7 @@ export async function pumpValue(
   // An element's size as the JSON splitter measures the same element in text: its compact JSON,
   // with each string too long to hold as the placeholder it streams into.
   const sizeOf = (element: unknown) => {
-    const read = fromJs(element, limits, true);
+    const read = fromJs(element, limits, true, limits.maxRecordChars);
     if (!read.ok) return -1;
     let size = 0;
     const json = JSON.stringify(read.value, (_, v) => {
@@ -44,11 +44,20 @@ export async function pumpValue(
     size += json.length;
     return size > limits.maxRecordChars ? -1 : size;
   };
-  const found = findRecordArrays(value, { ...(paths !== undefined ? { paths } : {}), sizeOf });
+  let found: ReturnType<typeof findRecordArrays>;
+  const lengths: number[] = [];
+  try {
+    found = findRecordArrays(value, { ...(paths !== undefined ? { paths } : {}), sizeOf });
+    for (const { array } of found.sections) lengths.push(array.length);
+  } catch {
+    // A host object whose traps throw where the record arrays are looked for (a revoked Proxy).
+    facts.refusal = { code: UNREADABLE_READ.code, message: UNREADABLE_READ.message };
+    return;
+  }
   const target = sink();
   if (found.sections.length === 0) {
     facts.shape = "document";
-    const read = fromJs(value, limits, true);
+    const read = fromJs(value, limits, true, limits.maxDocumentChars);
     if (!read.ok) {
       facts.refusal = { code: read.code, message: read.message };
       return;
@@ -57,8 +66,8 @@ export async function pumpValue(
     await target.end?.(0);
     return;
   }
-  for (const { array } of found.sections) {
-    if (array.length > limits.maxArrayLength) {
+  for (const length of lengths) {
+    if (length > limits.maxArrayLength) {
       facts.refusal = {
         code: "json/array-too-long",
         message: `json: array longer than ${limits.maxArrayLength} elements`,
@@ -69,13 +78,19 @@ export async function pumpValue(
   const first = found.sections[0]?.path ?? "";
   if (first !== "") facts.envelope = first;
   let index = 0;
-  for (const { path, array } of found.sections) {
+  for (const [at, { path, array }] of found.sections.entries()) {
     const section = { path, from: index + 1, count: 0 };
     facts.paths.push(section);
-    for (const element of array) {
+    // By index, not by iterator: a host's array (a Proxy) is read as JSON.stringify reads it.
+    const length = lengths[at] as number;
+    for (let i = 0; i < length; i++) {
+      const element = elementOf(array, i);
       index++;
       section.count++;
-      const read = fromJs(element, limits, true);
+      const read =
+        element === UNREADABLE
+          ? UNREADABLE_READ
+          : fromJs(element, limits, true, limits.maxRecordChars);
       if (!read.ok) {
         facts.refused[read.code] = (facts.refused[read.code] ?? 0) + 1;
         continue;
@@ -86,8 +101,24 @@ export async function pumpValue(
     }
   }
   if (first !== "") {
-    const around = fromJs(found.envelope, limits, true);
+    const around = fromJs(found.envelope, limits, true, limits.maxDocumentChars);
     if (around.ok) await target.record(around.value as JsonValue, 0, "envelope");
   }
   await target.end?.(facts.count);
+}
+
+const UNREADABLE: unique symbol = Symbol("unreadable");
+const UNREADABLE_READ = {
+  ok: false,
+  code: "json/unreadable",
+  message: "json: the value could not be read (a getter or toJSON threw)",
+} as const;
+
+/** An element of a host's array, or UNREADABLE when its getter or a Proxy trap throws. */
+function elementOf(array: readonly unknown[], i: number): unknown {
+  try {
+    return array[i];
+  } catch {
+    return UNREADABLE;
+  }
 }

@@ -143,8 +143,17 @@ async function route(input: IntakeInput, o: IntakeOptions, ctx: RunContext): Pro
     return failedCommand(cause, o, ctx);
   }
   if (command) return commandIntake(capture(input as CommandOutput), o, ctx);
-  if (isResponse(input)) return responseIntake(input, o, ctx);
-  if (isRequest(input)) return requestIntake(input, o, ctx);
+  if (isResponse(input) || isRequest(input)) {
+    try {
+      return await (isResponse(input)
+        ? responseIntake(input, o, ctx)
+        : requestIntake(input, o, ctx));
+    } catch (cause) {
+      if (cause instanceof AirlockError) throw cause;
+      // A host's Response or Request whose getters throw: a source that failed, reported.
+      return failedSource(cause, o, ctx);
+    }
+  }
   // A Blob or File says what it holds.
   if (typeof Blob !== "undefined" && input instanceof Blob)
     return sourceIntake(input, o.contentType ?? (input.type || undefined), o, ctx, undefined);
@@ -322,6 +331,17 @@ function failedCommand(cause: unknown, o: IntakeOptions, ctx: RunContext): Intak
     sections: [{ name: "stdout", open: async () => section }],
     settle: () => settleOutcome(capture({ stdout: "" }), ctx, o.describe),
   };
+}
+
+/** A host object that throws when it is looked at: a text source that failed to read. */
+function failedSource(cause: unknown, o: IntakeOptions, ctx: RunContext): Intake {
+  const reader = readerOf("text", failingSource(cause), createByteBudget(o.maxBytes), o, ctx);
+  const section: OpenedSection = {
+    name: "text",
+    reader,
+    sniffed: { kind: "text", encoding: "utf-8" },
+  };
+  return { route: "lines", sections: [{ name: "text", open: async () => section }] };
 }
 
 /** Bytes a source will produce, when that is known before reading (at most, for a string). */

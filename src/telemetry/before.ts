@@ -175,36 +175,60 @@ async function measureValue(
 const bigints = (_key: string, v: unknown) => (typeof v === "bigint" ? v.toString() : v);
 
 /**
- * The length of a value's JSON, approximately, by one walk that keeps no text: the replacer sees
- * every member (after `toJSON`), counts it, and hands back a stub for each primitive. The first
- * `limit` characters of members are kept as a sample for the tokens-per-character rate.
+ * The length of a value's JSON, approximately, by one walk that keeps no text: every member
+ * (after `toJSON`) is counted, and an object met again (a value that refers to one object from
+ * many places, as a parsed YAML alias does) adds the size it had the first time, so the walk
+ * costs the value's objects, not its expanded JSON. The first `limit` characters of members are
+ * kept as a sample for the tokens-per-character rate.
  */
 function sizeOf(
   value: unknown,
   limit: number,
 ): { chars: number; sample: string[]; complete: boolean } {
-  let chars = 0;
   let held = 0;
   const sample: string[] = [];
-  let complete = true;
-  try {
-    JSON.stringify(value, (key: string, v: unknown) => {
-      chars += key.length > 0 ? key.length + 4 : 1;
-      if (v !== null && typeof v === "object") return v;
+  const sizes = new Map<object, number>();
+  const onPath = new Set<object>();
+  const walk = (key: string, member: unknown): number => {
+    let v = member;
+    if (v !== null && typeof v === "object") {
+      const toJSON = (v as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === "function") v = toJSON.call(v, key);
+    }
+    const own = key.length > 0 ? key.length + 4 : 1;
+    if (v === null || typeof v !== "object") {
       const text = typeof v === "bigint" ? `"${v}"` : (JSON.stringify(v) ?? "null");
-      chars += text.length;
       if (held < limit) {
-        const member = key.length > 0 ? `${JSON.stringify(key)}:${text}` : text;
-        sample.push(member);
-        held += member.length + 1;
+        const written = key.length > 0 ? `${JSON.stringify(key)}:${text}` : text;
+        sample.push(written);
+        held += written.length + 1;
       }
-      return 0;
-    });
+      return own + text.length;
+    }
+    const known = sizes.get(v);
+    if (known !== undefined) return own + known;
+    if (onPath.has(v)) throw new Error("cycle");
+    onPath.add(v);
+    let inner = 0;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) inner += walk(String(i), v[i]);
+    } else {
+      for (const k of Object.keys(v)) {
+        const x = (v as Record<string, unknown>)[k];
+        if (x !== undefined && typeof x !== "function" && typeof x !== "symbol")
+          inner += walk(k, x);
+      }
+    }
+    onPath.delete(v);
+    sizes.set(v, inner);
+    return own + inner;
+  };
+  try {
+    return { chars: walk("", value), sample, complete: true };
   } catch {
-    // A cycle or a getter that throws: what was walked is all that is known.
-    complete = false;
+    // A cycle, a getter that throws or nesting past the stack: the sample is all that is known.
+    return { chars: held, sample, complete: false };
   }
-  return { chars, sample, complete };
 }
 
 function utf8Length(text: string): number {

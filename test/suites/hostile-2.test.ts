@@ -170,3 +170,77 @@ describe("hostile round 2: the preview of hostile markdown", () => {
     expect(html).toContain("<em>short</em>");
   });
 });
+
+describe("hostile round 2: host objects that throw are results, never raw exceptions", () => {
+  it("17: an array Proxy whose traps throw is read as unreadable records", async () => {
+    const hostile = new Proxy([1, 2, 3], {
+      get(_t, k) {
+        if (k === "length") return 3;
+        throw new Error(`trap ${String(k)}`);
+      },
+    });
+    const shaped = await shape(hostile);
+    expect(shaped.meta.records?.refused).toEqual({ "json/unreadable": 3 });
+  });
+
+  it("17: a revoked Proxy is a failed read", async () => {
+    const { proxy, revoke } = Proxy.revocable({ rows: [1, 2] }, {});
+    revoke();
+    const shaped = await shape(proxy);
+    expect(shaped.status).toBe("error");
+    expect(shaped.meta.error?.code).toBe("intake/read-failed");
+  });
+
+  for (const getter of ["body", "headers", "status", "bodyUsed"] as const) {
+    it(`17: a Response whose ${getter} getter throws is a failed read`, async () => {
+      const response = new Response("hello");
+      Object.defineProperty(response, getter, {
+        get() {
+          throw new Error(`${getter} getter`);
+        },
+      });
+      const shaped = await shape(response);
+      expect(shaped.status).toBe("error");
+      expect(shaped.meta.error?.code).toBe("intake/read-failed");
+    });
+  }
+
+  it("17: a Request whose headers getter throws is a failed read", async () => {
+    const request = new Request("http://127.0.0.1/", { method: "POST", body: "hi" });
+    Object.defineProperty(request, "headers", {
+      get() {
+        throw new Error("headers getter");
+      },
+    });
+    const shaped = await shape(request);
+    expect(shaped.meta.error?.code).toBe("intake/read-failed");
+  });
+});
+
+describe("hostile round 2: shared references cost what is read, not what they expand to", () => {
+  const laughs = (depth: number) => {
+    let v: unknown[] = ["leaf"];
+    for (let i = 0; i < depth; i++) v = [v, v];
+    return v;
+  };
+
+  it("19: an array of 2^24 leaves by shared references (150 MB as JSON) refuses its records as too large", async () => {
+    const shaped = await shape(laughs(24), { maxTokens: 500 });
+    expect(shaped.meta.records?.refused).toEqual({ "json/too-large": 2 });
+    expect(shaped.meta.tokens).toBeLessThanOrEqual(500);
+  }, 60_000);
+
+  it("19: an object of shared references past the document bound is json/too-large", async () => {
+    let o: Record<string, unknown> = { leaf: "x" };
+    for (let i = 0; i < 24; i++) o = { a: o, b: o };
+    const shaped = await shape(o, { maxTokens: 500 });
+    expect(shaped.meta.error?.code).toBe("json/too-large");
+  }, 60_000);
+
+  it("19: a small value that shares one object is read whole (control)", async () => {
+    const shared = { name: "shared-part", size: 3 };
+    const shaped = await shape({ first: shared, second: shared, list: [shared, shared] });
+    expect(shaped.status).toBe("ok");
+    expect(shaped.text.match(/shared-part/g)?.length).toBe(4);
+  });
+});

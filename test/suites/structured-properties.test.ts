@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   createMemoryStore,
   createResultReader,
+  MIN_READ_TOKENS,
   type Shaped,
   type ShapeOptions,
   shape,
@@ -184,12 +185,14 @@ describe("structured properties", () => {
           const options = { maxTokens: budget, store, redact: false, ...(sort ? { sort } : {}) };
           const first = await shape(rows, options);
           const seen = ((dataOf(first.text) ?? []) as Array<{ id: number }>).map((r) => r.id);
-          const read = createResultReader(options);
+          // A reader's pages need room for a record and the call that reads on.
+          const pageBudget = Math.max(budget, MIN_READ_TOKENS);
+          const read = createResultReader({ ...options, maxTokens: pageBudget });
           let cursor = first.meta.records?.cursor;
           for (let pages = 0; cursor !== undefined; pages++) {
             if (pages > count + 1) return false;
             const page = await read({ handle: first.meta.records?.handle, cursor });
-            if ((await o200kCount(page.text)) > budget) return false;
+            if ((await o200kCount(page.text)) > pageBudget) return false;
             seen.push(...((dataOf(page.text) ?? []) as Array<{ id: number }>).map((r) => r.id));
             cursor = page.meta.records?.cursor;
           }
