@@ -184,6 +184,14 @@ export function createLineDecoder(
   function flush(): void {
     if (pendingHead === undefined) {
       emit(pending, classify(pending), 0, true, true);
+    } else if (pendingHead.includes("\r") || pending.includes("\r")) {
+      // A line redrawn past the cap (a progress bar over megabytes): what a terminal would show
+      // at the end is in its tail, and the rest is said to be left out, in front of it.
+      const shown = pending.includes("\r")
+        ? collapseCarriageReturns(pending.replace(/\r$/, ""))
+        : pending;
+      const omitted = pendingHead.length + pendingOmitted + pending.length - shown.length;
+      emit(`${lineCutMarker(omitted)}${shown}`, pendingSeverity, omitted, false, true);
     } else {
       const marker = lineCutMarker(pendingOmitted);
       emit(`${pendingHead}${marker}${pending}`, pendingSeverity, pendingOmitted, true, true);

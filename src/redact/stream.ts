@@ -145,6 +145,8 @@ export function createTextFilter(options: FilterOptions): TextFilter {
     const spans = spansAfter(engine, context, text, state);
     const out = redactPiece(text, spans);
     remember(out);
+    // Every line passes here with a store: a long line is over once a line break has passed.
+    if (full && inLong && text.includes("\n")) inLong = false;
     return out;
   }
 
@@ -210,7 +212,10 @@ export function createTextFilter(options: FilterOptions): TextFilter {
   function collapseRedraws(text: string, eng: Engine): string {
     let out = "";
     let at = 0;
-    for (let cr = text.indexOf("\r"); cr !== -1; cr = text.indexOf("\r", cr + 1)) {
+    // The rest of a line passed on in pieces keeps its returns, as its pieces did: the decoder
+    // shows its final state.
+    const rest = inLong ? text.indexOf("\n") : -1;
+    for (let cr = text.indexOf("\r", rest + 1); cr !== -1; cr = text.indexOf("\r", cr + 1)) {
       if (text.charCodeAt(cr + 1) === 10 || cr + 1 >= text.length) continue;
       const start = text.lastIndexOf("\n", cr) + 1;
       if (start < at) continue;
@@ -268,14 +273,16 @@ export function createTextFilter(options: FilterOptions): TextFilter {
     }
     const head = carry.slice(0, at);
     carry = carry.slice(at);
-    if (full) return redactLines(head);
+    if (full) {
+      // A piece of a line longer than any cap: its returns stay for the decoder (see below).
+      inLong = true;
+      const out = redactPiece(head, spansAfter(engine, context, head, state));
+      remember(out);
+      return out;
+    }
     // Longer than any line cap: the decoder cuts it, so it is redacted whole, and its rest too.
-    const out = redactRange(
-      head.includes("\r") ? collapseRedraws(head, engine) : head,
-      0,
-      -1,
-      engine,
-    );
+    // Its returns stay: the line is not over, and the decoder shows its final state from its end.
+    const out = redactRange(head, 0, -1, engine);
     remember(out);
     inLong = true;
     return out;

@@ -244,3 +244,24 @@ describe("hostile round 2: shared references cost what is read, not what they ex
     expect(shaped.text.match(/shared-part/g)?.length).toBe(4);
   });
 });
+
+describe("hostile round 2: every cut is declared", () => {
+  const redraws = `${Array.from({ length: 80_000 }, (_, i) => `\rprogress ${i}/80000 [${"#".repeat(i % 20)}]`).join("")}\ndone\n`;
+
+  for (const [name, options] of [
+    ["redaction on", {}],
+    ["redaction off", { redact: false }],
+    ["with a store", { store: createMemoryStore() }],
+  ] as const) {
+    it(`a 2.6 MB line of carriage-return redraws shows its final state and declares the rest (${name})`, async () => {
+      const shaped = await shape(redraws, { maxTokens: 500, ...options });
+      const line = shaped.text.split("\n").find((l) => l.includes("progress")) as string;
+      expect(line).toMatch(
+        /^\[airlock: \d+ chars omitted from this line\]progress 79999\/80000 \[#{19}\]$/,
+      );
+      expect(shaped.meta.truncated).toBe(true);
+      expect(shaped.meta.cuts).toContainEqual(expect.objectContaining({ kind: "chars", line: 1 }));
+      expect(shaped.text).toContain("done");
+    });
+  }
+});
