@@ -17,6 +17,7 @@ export type ErrorCode =
   | "params/invalid"
   | "store/unavailable"
   | "upstream/unavailable"
+  | "session/not-found"
   | "internal";
 
 export function json(status: number, body: unknown, headers: HeadersInit = {}): Response {
