@@ -12,11 +12,11 @@ import type { Shaped } from "./pipeline/shaped.js";
 import { allocate } from "./round/allocate.js";
 import {
   callOptions,
-  checkCalls,
   checkRound,
   MIN_SHARE,
   type RoundCall,
   type RoundOptions,
+  readCalls,
 } from "./round/options.js";
 import { type CompiledShaper, compileShaper, type Prepared } from "./shape.js";
 import { withRound } from "./telemetry/hook.js";
@@ -51,8 +51,9 @@ export function createRoundShaper(options: RoundOptions): RoundShaper {
     return shaper;
   };
 
-  return async function shapeRoundCalls(calls: readonly RoundCall[]): Promise<Shaped[]> {
-    checkCalls(calls, maxRoundTokens);
+  return async function shapeRoundCalls(list: readonly RoundCall[]): Promise<Shaped[]> {
+    // Each call read once, as plain values: the list, a call or its input may be a Proxy.
+    const calls = readCalls(list, maxRoundTokens);
     const shapers = calls.map(shaperOf);
     // Every input is read at once; all are settled before a failure is thrown, so none is left
     // half-read behind it.

@@ -4,6 +4,7 @@
  * that cannot travel in a provider's message is written as. A part whose `annotations.audience`
  * leaves out `"assistant"` is for the person watching (a UI), never for the model.
  */
+import { inert, inertFence } from "../fence/fence.js";
 import { binaryMarker, resourceLinkMarker } from "../pipeline/markers.js";
 
 export interface McpAnnotations {
@@ -127,17 +128,44 @@ export function mediaLine(part: McpMediaContent | McpEmbeddedResource): string {
   return binaryMarker(mimeOf(part.mimeType), base64Bytes(String(part.data ?? "")), true);
 }
 
+/** Characters of a link's name and of its address written at most. */
+const LINK_NAME_CHARS = 120;
+const LINK_URI_CHARS = 400;
+
 /**
- * A resource link as one line of text: the name and the address the model can ask for. Both are
- * the tool's strings: one line, no brackets, bounded.
+ * A link's address as one word that cannot hold a fence: white space, quotes, `<`, `>` and the
+ * look-alikes of `<` percent-encoded, and an "untrusted" in it spelt with its first letter
+ * percent-encoded (`%75ntrusted`: the same address to a URI parser).
+ */
+function linkAddress(uri: string): string {
+  return uri
+    .slice(0, LINK_URI_CHARS)
+    .replace(/\s+/g, "%20")
+    .replace(/["<>\u2039\u2329\u227A\u27E8\u3008\uFE64\uFF1C]/g, (c) => encodeURIComponent(c))
+    .replace(
+      /untrusted/gi,
+      (w) => `%${(w.charCodeAt(0) as number).toString(16).toUpperCase()}${w.slice(1)}`,
+    );
+}
+
+/**
+ * A resource link as text: airlock's marker (with the media type), then the link's name and
+ * address in a fence. Both are the tool's strings, so they never stand in airlock's own words:
+ * each is one line and bounded, and made so that it cannot close the fence (`inert`), which
+ * then needs no boundary (the same text every time, no hash).
  *
  * @example
  * linkLine({ type: "resource_link", uri: "file:///logs/app.log", name: "app.log", mimeType: "text/plain" });
- * // '[airlock: resource link "app.log" file:///logs/app.log (text/plain)]'
+ * // '[airlock: resource link (text/plain)]\n<untrusted-data>\n"app.log" file:///logs/app.log\n</untrusted-data>'
  */
 export function linkLine(part: McpResourceLink): string {
   const mime = part.mimeType !== undefined ? mimeOf(part.mimeType) : undefined;
-  return resourceLinkMarker(String(part.title ?? part.name ?? ""), String(part.uri ?? ""), mime);
+  const name = inert(String(part.title ?? part.name ?? ""))
+    .replace(/[\s\u2028\u2029]+/g, " ")
+    .slice(0, LINK_NAME_CHARS)
+    .trim()
+    .replace(/"/g, "'");
+  return `${resourceLinkMarker(mime)}\n${inertFence(`"${name}" ${linkAddress(String(part.uri ?? ""))}`)}`;
 }
 
 /** What the model reads of a part in a text-only message. */

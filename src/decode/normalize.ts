@@ -89,3 +89,56 @@ export function foldLongRuns(line: string): { text: string; folded: number } {
   });
   return { text, folded };
 }
+
+/**
+ * Airlock's own one-line text that holds the host's words (the `next` hint, inside a marker):
+ * each run longer than `MAX_RUN` keeps its first `RUN_KEEP` characters and an ellipsis, with no
+ * marker (a marker inside a marker would not read as one).
+ *
+ * @example
+ * shortenLongRuns("n".repeat(5000)).length; // 65
+ */
+export function shortenLongRuns(text: string): string {
+  if (text.length <= MAX_RUN) return text;
+  return text.replace(RUNS, (run: string) => {
+    if (run.length <= MAX_RUN) return run;
+    const keep = isHigh(run.charCodeAt(RUN_KEEP - 1)) ? RUN_KEEP + 1 : RUN_KEEP;
+    return `${run.slice(0, keep)}\u2026`;
+  });
+}
+
+/** A run of one tokenizer class longer than `MAX_RUN`, white space of any kind included. */
+const LONG_RUN = /[\p{L}\p{M}]{1001,}|[^\s\p{L}\p{M}\p{N}]{1001,}|\s{1001,}/u;
+const LONG_RUNS = new RegExp(LONG_RUN.source, "gu");
+/** Characters kept at each end of a long run by `withoutLongRuns`. */
+const RUN_ENDS = 32;
+const utf8 = new TextEncoder();
+
+/**
+ * The text with the middle of each run longer than `MAX_RUN` taken out (its first and last 32
+ * characters kept, so what joins the run on either side tokenizes as it did), and the UTF-8
+ * bytes taken out. No token is shorter than a byte, so the tokens of the text are at most the
+ * tokens of what is left plus `bytes`: an upper bound for text that must not be changed (a
+ * JSON value's own punctuation, `["","",…]`) but whose runs must not reach a tokenizer either.
+ * Returns the text itself (and 0) when it has no such run.
+ *
+ * @example
+ * withoutLongRuns(`[${'"",'.repeat(1000)}""]`).bytes; // 2940
+ */
+export function withoutLongRuns(text: string): { text: string; bytes: number } {
+  if (text.length <= MAX_RUN || !LONG_RUN.test(text)) return { text, bytes: 0 };
+  let bytes = 0;
+  const out = text.replace(LONG_RUNS, (run: string) => {
+    let head = RUN_ENDS;
+    if (isHigh(run.charCodeAt(head - 1))) head++;
+    let tail = run.length - RUN_ENDS;
+    if (isHigh(run.charCodeAt(tail - 1))) tail--;
+    bytes += utf8.encode(run.slice(head, tail)).byteLength;
+    return run.slice(0, head) + run.slice(tail);
+  });
+  return { text: out, bytes };
+}
+
+function isHigh(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}

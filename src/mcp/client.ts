@@ -5,9 +5,10 @@
  * server (an unknown method, a malformed call), or the SDK refusing the result, rejects as the
  * SDK's `McpError`, untouched.
  */
-import { isCallToolResult, type McpCallToolResult } from "../adapters/content.js";
+import type { McpCallToolResult } from "../adapters/content.js";
 import { checkToolsOptions, type McpShapeOptions, type McpToolsOptions } from "../options/mcp.js";
 import { type CallToolResultShaper, createCallToolResultShaper } from "./result.js";
+import { isResultLike } from "./snapshot.js";
 
 /** The part of the SDK's `Client` the wrapper uses. */
 export interface McpClientLike {
@@ -105,7 +106,7 @@ export function wrapClient<C extends McpClientLike>(
     // A result of the 2024-10-07 protocol (`toolResult`) has no parts: its value is one. (The
     // SDK's client hands it on with an empty `content` beside it.)
     const raw = isOldResult(answer) ? fromToolResult(answer) : answer;
-    if (!isCallToolResult(raw)) return answer;
+    if (!isResultLike(raw)) return answer;
     if (listed === undefined && schemas.size === 0) {
       // The schemas come from tools/list: listed once, quietly (a server may not list).
       listed = listAll().catch(() => undefined);
@@ -134,16 +135,21 @@ export function wrapClient<C extends McpClientLike>(
 
 /** A 2024-10-07 result: a `toolResult`, and no parts of its own. */
 function isOldResult(answer: unknown): boolean {
-  if (typeof answer !== "object" || answer === null || !("toolResult" in answer)) return false;
-  const content = (answer as { content?: unknown }).content;
-  return content === undefined || (Array.isArray(content) && content.length === 0);
+  try {
+    if (typeof answer !== "object" || answer === null || !("toolResult" in answer)) return false;
+    const content = (answer as { content?: unknown }).content;
+    return content === undefined || (Array.isArray(content) && content.length === 0);
+  } catch {
+    // An answer that cannot be read is not an old one: it is shaped as a result.
+    return false;
+  }
 }
 
 /** A 2024-10-07 result (`{ toolResult }`) as a `CallToolResult` of one text part. */
 function fromToolResult(answer: unknown): McpCallToolResult {
-  const value = (answer as { toolResult?: unknown } | null)?.toolResult;
   let text: string;
   try {
+    const value = (answer as { toolResult?: unknown } | null)?.toolResult;
     text = typeof value === "string" ? value : (JSON.stringify(value) ?? "");
   } catch {
     text = "";

@@ -5,7 +5,7 @@
  * `allocate` (the round's water-filling) shares what is left by need, and each part over its
  * share is fitted again to it. Together the text is within `maxTokens`.
  */
-import type { McpContent } from "../adapters/content.js";
+import { type McpContent, mimeOf } from "../adapters/content.js";
 import { MIN_MAX_TOKENS } from "../options/compile.js";
 import { noteMarker } from "../pipeline/markers.js";
 import type { Shaped } from "../pipeline/shaped.js";
@@ -42,22 +42,24 @@ export async function fitParts(
   structuredNote: string | undefined,
   maxTokens: number,
   count: Count,
+  /** Parts past what is read at all (`MAX_PARTS_READ`): left out, and counted in the note. */
+  unread = 0,
 ): Promise<FittedParts> {
   const byItem = new Map<Item, Fitted>();
   const costly: Item[] = [];
-  let left = 0;
+  let left = unread;
   for (const item of items) {
     if (item.kind === "user") {
       byItem.set(item, {
-        out: item.part,
-        facts: { index: item.index, type: item.part.type, shown: "user" },
+        out: item.raw as McpContent,
+        facts: { index: item.index, type: item.type, shown: "user" },
       });
     } else if (item.kind === "media") {
       const facts: PartFacts = {
         index: item.index,
-        type: item.part.type,
+        type: item.type,
         shown: "whole",
-        mime: item.part.mimeType,
+        mime: mimeOf(item.part.mimeType),
         bytes: item.bytes,
       };
       byItem.set(item, { out: item.part, facts });
@@ -104,7 +106,7 @@ export async function fitParts(
     if (item.kind !== "fixed") continue;
     const facts: PartFacts = {
       index: item.index,
-      type: item.part.type,
+      type: item.type,
       shown: "named",
       tokens: fixed.get(item) as number,
       ...(item.mime ? { mime: item.mime } : {}),
@@ -117,7 +119,7 @@ export async function fitParts(
   for (const item of items) {
     if (byItem.has(item)) continue;
     byItem.set(item, {
-      facts: { index: item.index, type: item.part.type, shown: "left out", why: "maxTokens" },
+      facts: { index: item.index, type: item.type, shown: "left out", why: "maxTokens" },
     });
   }
   return { byItem, ...(note ? { note } : {}) };
@@ -144,7 +146,7 @@ function factsOf(
   const records = s.meta.records;
   return {
     index: item.index,
-    type: item.part.type,
+    type: item.type,
     shown: "shaped",
     ...(item.view ? { from: "structuredContent" as const } : {}),
     status: s.status,

@@ -126,6 +126,17 @@ const count = (v: unknown): number | undefined =>
 export function serverFacts(
   meta: { readonly [key: string]: unknown } | undefined,
 ): ServerFacts | undefined {
+  try {
+    return readServerFacts(meta);
+  } catch {
+    // A getter in a forged `_meta`: not airlock's facts.
+    return undefined;
+  }
+}
+
+function readServerFacts(
+  meta: { readonly [key: string]: unknown } | undefined,
+): ServerFacts | undefined {
   const f = meta?.[MCP_META_KEY] as { readonly [key: string]: unknown } | undefined;
   if (typeof f !== "object" || f === null || f.v !== MCP_META_VERSION) return undefined;
   if (typeof f.status !== "string" || !STATUSES.has(f.status) || typeof f.truncated !== "boolean")
@@ -186,6 +197,8 @@ export interface SummaryInput {
   readonly structured: StructuredFacts | undefined;
   /** A shaping server's facts, read from the result's `_meta`. */
   readonly server?: ServerFacts;
+  /** Parts past what is read at all (`MAX_PARTS_READ`): counted in `parts`, never listed. */
+  readonly unread?: number;
 }
 
 /**
@@ -224,7 +237,7 @@ export function summaryOf(s: SummaryInput): McpShapedFacts {
       (f.shown === "named" && f.why !== undefined);
   }
   // The server's cut is this result's too: what the model reads was cut there.
-  truncated ||= s.server?.truncated === true;
+  truncated ||= s.server?.truncated === true || (s.unread ?? 0) > 0;
   const status: ShapedStatus = s.isError
     ? "error"
     : !visible
@@ -239,7 +252,7 @@ export function summaryOf(s: SummaryInput): McpShapedFacts {
     maxTokens: s.maxTokens,
     tokens: { before, after, estimated },
     truncated,
-    parts: s.facts.length,
+    parts: s.facts.length + (s.unread ?? 0),
     listed: s.facts.slice(0, MAX_PARTS_LISTED).map(boundedFacts),
     ...(s.structured ? { structured: s.structured } : {}),
     redactions: { count: redactions, rules, scope },

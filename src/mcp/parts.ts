@@ -20,9 +20,17 @@ import type { ShapeInput } from "../options/compile.js";
 import { binaryMarker, noteMarker, toolErrorMarker } from "../pipeline/markers.js";
 import type { CompiledShaper, Prepared } from "../shape.js";
 import { base64Chunks, digestBase64 } from "./base64.js";
+import type { PartRead } from "./snapshot.js";
 
 /** Why a part is not shown as it came. */
-export type Why = "maxImageBytes" | "images" | "audio" | "maxTokens" | "unknown type";
+export type Why =
+  | "maxImageBytes"
+  | "images"
+  | "audio"
+  | "maxTokens"
+  | "unknown type"
+  /** A getter threw, or a field the part needs is missing (a resource with no resource). */
+  | "unreadable";
 
 /** Airlock's own line in place of a part, with what it says of the part. */
 export interface Fixed {
@@ -34,10 +42,17 @@ export interface Fixed {
   readonly why?: Why;
 }
 
-export type Item =
-  | { readonly kind: "user"; readonly index: number; readonly part: McpContent }
+/** Every item names its part's type as airlock may write it (`typeName`: never a tool's sentence). */
+export type Item = { readonly type: string } & (
+  | {
+      readonly kind: "user";
+      readonly index: number;
+      readonly part: McpContent;
+      /** The part as the tool sent it: a part for the user alone is left as it came. */
+      readonly raw: object;
+    }
   /** A part past what any budget could show (one `MIN_MAX_TOKENS` share each): never read. */
-  | { readonly kind: "left"; readonly index: number; readonly part: McpContent }
+  | { readonly kind: "left"; readonly index: number }
   | {
       readonly kind: "shaped";
       readonly index: number;
@@ -54,7 +69,8 @@ export type Item =
       readonly part: McpMediaContent;
       readonly bytes: number;
     }
-  | ({ readonly kind: "fixed"; readonly index: number; readonly part: McpContent } & Fixed);
+  | ({ readonly kind: "fixed"; readonly index: number } & Fixed)
+);
 
 export interface PartsOptions {
   /** The compiled shaper for a part of this media type (the result's own, without one). */
@@ -90,7 +106,7 @@ function withAnnotations<T extends McpContent>(out: T, from: McpContent): T {
 
 async function placeholder(part: McpMediaContent, why: Why, o: PartsOptions): Promise<Fixed> {
   const mime = mimeOf(part.mimeType);
-  const digest = await digestBase64(String(part.data ?? ""), o.hashLimit);
+  const digest = await digestBase64(part.data, o.hashLimit);
   const text = digest.valid
     ? binaryMarker(mime, digest.bytes, true, digest.sha256)
     : noteMarker(`binary content not shown: ${mime}; its data is not base64`);
@@ -104,11 +120,15 @@ async function placeholder(part: McpMediaContent, why: Why, o: PartsOptions): Pr
   };
 }
 
+/**
+ * A link is kept as a `resource_link` (its strings cleaned and bounded); the model reads it as
+ * `linkLine` writes it: airlock's marker, and the tool's name and address in a fence.
+ */
 function link(part: McpResourceLink, o: PartsOptions): Fixed {
   const cleaned: McpResourceLink = {
     type: "resource_link",
-    uri: o.clean(String(part.uri ?? ""), 2000),
-    name: o.clean(String(part.name ?? ""), 200),
+    uri: o.clean(part.uri, 2000),
+    name: o.clean(part.name, 200),
     ...(typeof part.title === "string" ? { title: o.clean(part.title, 200) } : {}),
     ...(typeof part.description === "string"
       ? { description: o.clean(part.description, 500) }
@@ -119,30 +139,62 @@ function link(part: McpResourceLink, o: PartsOptions): Fixed {
   return { out: withAnnotations(cleaned, part), text: linkLine(cleaned) };
 }
 
+/** The line in place of a part that could not be read: where it was and why, no tool text. */
+function unreadableLine(index: number, type: string, why: string): string {
+  const of = type === "unknown" ? "" : ` (${type})`;
+  return noteMarker(`content part ${index}${of} could not be read: ${why}`);
+}
+
+/** The line in place of a part of a type airlock does not know: its name only when it is safe. */
+function unknownLine(type: string): string {
+  return noteMarker(
+    type === "unknown"
+      ? "a content part of an unknown type not shown"
+      : `a content part of type "${type}" not shown`,
+  );
+}
+
+function fixedLine(index: number, type: string, text: string, why: Why): Item {
+  return { kind: "fixed", index, type, out: { type: "text", text }, text, why };
+}
+
 /**
  * Reads every part: pipeline parts are prepared (read, kept and stored, before any budget is
- * spent), the others decided.
+ * spent), the others decided. Parts come as `readResult` read them: plain values, or named as
+ * unreadable or of an unknown type.
  *
  * @example
- * const items = await readParts(result.content, options);
+ * const items = await readParts(readResult(result).parts, options);
  */
-export async function readParts(content: readonly McpContent[], o: PartsOptions): Promise<Item[]> {
+export async function readParts(parts: readonly PartRead[], o: PartsOptions): Promise<Item[]> {
   const items: Item[] = [];
   let imageBytes = o.maxImageBytes;
   let costly = 0;
-  for (const [index, part] of content.entries()) {
-    if (typeof part !== "object" || part === null) continue;
+  for (const read of parts) {
+    const index = read.index;
+    if (read.kind !== "part") {
+      if (++costly > o.maxCostly) items.push({ kind: "left", index, type: read.type });
+      else if (read.kind === "unknown")
+        items.push(fixedLine(index, read.type, unknownLine(read.type), "unknown type"));
+      else
+        items.push(
+          fixedLine(index, read.type, unreadableLine(index, read.type, read.why), "unreadable"),
+        );
+      continue;
+    }
+    const part = read.part;
+    const type = part.type;
     if (!forTheModel(part)) {
-      items.push({ kind: "user", index, part });
+      items.push({ kind: "user", index, type, part, raw: read.raw });
       continue;
     }
     const media = (part.type === "image" || part.type === "audio") && part;
     const whole =
       media &&
       (media.type === "image" ? o.images : o.audio) &&
-      base64Bytes(String(media.data ?? "")) <= imageBytes;
+      base64Bytes(media.data) <= imageBytes;
     if (!whole && ++costly > o.maxCostly) {
-      items.push({ kind: "left", index, part });
+      items.push({ kind: "left", index, type });
       continue;
     }
     const shaped = (
@@ -153,12 +205,12 @@ export async function readParts(content: readonly McpContent[], o: PartsOptions)
       const shaper = o.shaperFor(contentType);
       return shaper
         .prepare(input)
-        .then((prepared): Item => ({ kind: "shaped", index, part, shaper, prepared, wrap }));
+        .then((prepared): Item => ({ kind: "shaped", index, type, part, shaper, prepared, wrap }));
     };
     switch (part.type) {
       case "text":
         items.push(
-          await shaped(unwrapped(String(part.text ?? ""), o.isError), undefined, (text) =>
+          await shaped(unwrapped(part.text, o.isError), undefined, (text) =>
             withAnnotations({ type: "text", text }, part),
           ),
         );
@@ -167,32 +219,18 @@ export async function readParts(content: readonly McpContent[], o: PartsOptions)
         items.push(await resource(part, shaped, o));
         break;
       case "resource_link":
-        items.push({ kind: "fixed", index, part, ...link(part, o) });
+        items.push({ kind: "fixed", index, type, ...link(part, o) });
         break;
-      case "image":
-      case "audio": {
+      default: {
         const allowed = part.type === "image" ? o.images : o.audio;
-        const bytes = base64Bytes(String(part.data ?? ""));
+        const bytes = base64Bytes(part.data);
         if (allowed && bytes <= imageBytes) {
           imageBytes -= bytes;
-          items.push({ kind: "media", index, part, bytes });
+          items.push({ kind: "media", index, type, part, bytes });
         } else {
           const why: Why = allowed ? "maxImageBytes" : part.type === "image" ? "images" : "audio";
-          items.push({ kind: "fixed", index, part, ...(await placeholder(part, why, o)) });
+          items.push({ kind: "fixed", index, type, ...(await placeholder(part, why, o)) });
         }
-        break;
-      }
-      default: {
-        const type = o.clean(String((part as { type?: unknown }).type), 40);
-        const text = noteMarker(`a content part of type "${type}" not shown`);
-        items.push({
-          kind: "fixed",
-          index,
-          part,
-          out: { type: "text", text },
-          text,
-          why: "unknown type",
-        });
       }
     }
   }
@@ -208,13 +246,13 @@ function resource(
   ) => Promise<Item>,
   o: PartsOptions,
 ): Promise<Item> {
-  const r = part.resource as { uri?: unknown; mimeType?: unknown; text?: unknown; blob?: unknown };
-  const uri = o.clean(String(r.uri ?? ""), 2000);
+  const r = part.resource as { uri: string; mimeType?: unknown; text?: unknown; blob?: unknown };
+  const uri = o.clean(r.uri, 2000);
   // The shaped text is airlock's (fenced, markers): plain text, whatever the resource was.
   const wrap = (text: string): McpContent =>
     withAnnotations({ type: "resource", resource: { uri, mimeType: "text/plain", text } }, part);
   const mime = r.mimeType !== undefined ? mimeOf(r.mimeType) : undefined;
   if (typeof r.text === "string") return shaped(unwrapped(r.text, o.isError), mime, wrap);
   // Without a type the bytes say what they are (the pipeline sniffs them).
-  return shaped(base64Chunks(String(r.blob ?? "")), mime, wrap);
+  return shaped(base64Chunks(String(r.blob)), mime, wrap);
 }

@@ -26,6 +26,7 @@ import {
 } from "./meta.js";
 import { type Item, readParts } from "./parts.js";
 import { compileOutputSchema, type OutputSchema } from "./schema.js";
+import { type PartRead, readResult } from "./snapshot.js";
 import { reduceStructured } from "./structured.js";
 
 export type CallToolResultShaper = (result: McpCallToolResult) => Promise<McpCallToolResult>;
@@ -40,27 +41,6 @@ const VIEW_MIN_TOKENS = 256;
 
 /** Shapers compiled per media type, at most: a tool's types are few, a hostile list is not kept. */
 const MAX_SHAPERS = 32;
-
-interface Input {
-  readonly content: McpContent[];
-  readonly structuredContent: unknown;
-  readonly isError: boolean;
-  readonly meta: { [key: string]: unknown } | undefined;
-}
-
-/** The fields of a result that matter, read without trusting its shape. */
-function readResult(result: McpCallToolResult): Input {
-  const r = (
-    typeof result === "object" && result !== null ? result : {}
-  ) as Partial<McpCallToolResult>;
-  const meta = r._meta;
-  return {
-    content: Array.isArray(r.content) ? r.content : [],
-    structuredContent: r.structuredContent,
-    isError: r.isError === true,
-    meta: typeof meta === "object" && meta !== null && !Array.isArray(meta) ? meta : undefined,
-  };
-}
 
 /**
  * Compiles the options once and returns the shaper of whole results.
@@ -94,10 +74,31 @@ export function createCallToolResultShaper(options: McpShapeOptions = {}): CallT
   let schema: Promise<OutputSchema | { readonly error: string }> | undefined;
   const outputSchema = o.outputSchema;
   const schemaOf = outputSchema && (() => (schema ??= compileOutputSchema(outputSchema as Schema)));
-  // The whole structured value goes to the store through the pipeline, as a result would.
+  // The whole structured value goes to the store through the pipeline, as a result would: as
+  // records when it holds them, else as its JSON text, pretty-printed (read by lines).
   const storing = compiled.store
-    ? compileShaper({ ...o.shape, format: "json", maxTokens: 64 })
+    ? {
+        json: compileShaper({ ...o.shape, format: "json", maxTokens: 64 }),
+        text: compileShaper({ ...o.shape, format: "text", maxTokens: 64 }),
+      }
     : undefined;
+
+  /** Where the whole value is stored: its records' handle, else its JSON text's. */
+  async function storeWhole(value: unknown): Promise<string | undefined> {
+    if (!storing) return undefined;
+    const records = await storing.json.finish(await storing.json.prepare(value as never));
+    const handle = records.meta.records?.handle ?? records.meta.handle;
+    if (handle !== undefined) return handle;
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(value, null, 2);
+    } catch {
+      return undefined;
+    }
+    if (text === undefined) return undefined;
+    const whole = await storing.text.finish(await storing.text.prepare(text));
+    return whole.meta.handle;
+  }
 
   async function structuredPart(
     value: unknown,
@@ -114,11 +115,9 @@ export function createCallToolResultShaper(options: McpShapeOptions = {}): CallT
         ? { check: s.check, ...(s.minItems ? { minItems: s.minItems } : {}) }
         : {}),
     });
-    let handle = out.cuts.length > 0 || out.omitted !== undefined ? stored : undefined;
-    if (handle === undefined && storing && (out.cuts.length > 0 || out.omitted !== undefined)) {
-      const stored = await storing.finish(await storing.prepare(value as never));
-      handle = stored.meta.records?.handle;
-    }
+    const cut = out.cuts.length > 0 || out.omitted !== undefined;
+    let handle = cut ? stored : undefined;
+    if (handle === undefined && cut) handle = await storeWhole(value);
     const facts: StructuredFacts = {
       maxTokens: o.maxStructuredTokens,
       tokens: out.tokens,
@@ -141,15 +140,17 @@ export function createCallToolResultShaper(options: McpShapeOptions = {}): CallT
    */
   async function recordsView(
     value: unknown,
-    content: readonly McpContent[],
+    parts: readonly PartRead[],
+    at: number,
     isError: boolean,
   ): Promise<Item | undefined> {
     let said = 0;
-    for (const part of content) {
-      if (typeof part !== "object" || part === null || !forTheModel(part)) continue;
-      if (part.type === "text") said += String(part.text ?? "").length;
-      else if (part.type === "resource")
-        said += String((part.resource as { text?: unknown })?.text ?? "").length;
+    for (const read of parts) {
+      if (read.kind !== "part" || !forTheModel(read.part)) continue;
+      const part = read.part;
+      if (part.type === "text") said += part.text.length;
+      else if (part.type === "resource" && "text" in part.resource)
+        said += part.resource.text.length;
     }
     let json: string | undefined;
     try {
@@ -165,7 +166,8 @@ export function createCallToolResultShaper(options: McpShapeOptions = {}): CallT
     if (prepared.ctx.facts.records?.shape !== "records") return undefined;
     return {
       kind: "shaped",
-      index: content.length,
+      index: at,
+      type: "text",
       part: { type: "text", text: "" },
       shaper,
       prepared,
@@ -179,7 +181,8 @@ export function createCallToolResultShaper(options: McpShapeOptions = {}): CallT
     await redactStage.ready();
     const input = readResult(result);
     const isError = input.isError || compiled.toolError;
-    const items = await readParts(input.content, {
+    const at = input.parts.length + input.past;
+    const items = await readParts(input.parts, {
       shaperFor: (contentType) => shaperFor(contentType, isError),
       maxImageBytes: o.maxImageBytes,
       images: o.images,
@@ -191,7 +194,7 @@ export function createCallToolResultShaper(options: McpShapeOptions = {}): CallT
     });
     const view =
       input.structuredContent !== undefined
-        ? await recordsView(input.structuredContent, input.content, isError)
+        ? await recordsView(input.structuredContent, input.parts, at, isError)
         : undefined;
     if (view) items.push(view);
     const structured =
@@ -201,7 +204,13 @@ export function createCallToolResultShaper(options: McpShapeOptions = {}): CallT
             view?.kind === "shaped" ? view.prepared.ctx.facts.handle : undefined,
           )
         : undefined;
-    const { byItem, note } = await fitParts(items, structured?.note, o.maxTokens, count);
+    const { byItem, note } = await fitParts(
+      items,
+      structured?.note,
+      o.maxTokens,
+      count,
+      input.past,
+    );
     const facts: PartFacts[] = [];
     const shaped: Shaped[] = [];
     const content: McpContent[] = [];
@@ -216,6 +225,7 @@ export function createCallToolResultShaper(options: McpShapeOptions = {}): CallT
     // A broken contract is the tool's failure; any other trouble of a part is reported, not raised.
     const broken = shaped.some((s) => s.meta.error?.code.startsWith("contract/"));
     const server = serverFacts(input.meta);
+
     const meta = summaryOf({
       facts,
       shaped,
@@ -223,6 +233,7 @@ export function createCallToolResultShaper(options: McpShapeOptions = {}): CallT
       maxTokens: o.maxTokens,
       isError: isError || broken,
       structured: structured?.facts,
+      unread: input.past,
       ...(server ? { server } : {}),
     });
     return {

@@ -5,13 +5,14 @@
  * internal hosts), except for an error in the call itself, which is thrown again as a JSON-RPC
  * error (`toMcpError`: the SDK's low-level `Server` sends it as it is).
  */
-import { isCallToolResult, type McpCallToolResult } from "../adapters/content.js";
+import type { McpCallToolResult } from "../adapters/content.js";
 import { toMcp, toMcpError } from "../adapters/index.js";
 import type { Schema } from "../contract/contract.js";
 import { describeError } from "../failure/describe.js";
 import { checkToolsOptions, type McpShapeOptions, type McpToolsOptions } from "../options/mcp.js";
 import { shapeError } from "../shape-error.js";
 import { createCallToolResultShaper } from "./result.js";
+import { isResultLike } from "./snapshot.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: a handler's arguments are the SDK's and the host's.
 type Handler = (...args: any[]) => unknown;
@@ -112,7 +113,9 @@ export function shapeHandler<H extends Handler>(handler: H, options: McpShapeOpt
       return toMcp(await shapeError(error, shape));
     }
     // A task result (or anything else that is not a CallToolResult) is the SDK's to handle.
-    return isCallToolResult(result) ? shapeResult(result) : (result as McpCallToolResult);
+    return isResultLike(result)
+      ? shapeResult(result as McpCallToolResult)
+      : (result as McpCallToolResult);
   } as H;
 }
 

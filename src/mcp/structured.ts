@@ -8,7 +8,15 @@
  * (failed, error and stand-out records, worst first), then its first items, all in their order;
  * any other array keeps its first items. With a schema, the value that fits is checked against
  * it; when no value both fits and is valid, it is left out, and the caller says why.
+ *
+ * Keys are tool text too: cleaned like strings (two keys that clean alike are told apart by a
+ * suffix, ` (2)`), and, like every string, a run of one character class longer than 1,000
+ * characters is folded (`foldLongRuns`), so no such run reaches the tokenizer; the value's own
+ * punctuation (`["","",…]`) is counted with its long runs at one token a byte at most. A value
+ * that airlock had to change so (a key, a fold) and that is then not valid against the output
+ * schema is left out, never sent invalid.
  */
+import { foldLongRuns, withoutLongRuns } from "../decode/normalize.js";
 import { findRecordArrays } from "../decode/record-paths.js";
 import { pathSeverity } from "../decode/record-rule.js";
 import { recordClassifier } from "../keep/record-evidence.js";
@@ -81,16 +89,18 @@ function setOwn(target: JsonObject, key: string, value: JsonValue): void {
   } else target[key] = value;
 }
 
-/** `rows[3].tags`, with the tool's key names cleaned and bounded. */
-function pathText(path: Path, clean: (text: string) => string): string {
+/**
+ * `rows[3].tags`: a path airlock writes in its own note, outside any fence. The keys are the
+ * tool's (cleaned already), so only a short identifier is written as it is; any other key (a
+ * sentence, a quote, a bracket) is `*`, "some key", as in a JSON path.
+ */
+function pathText(path: Path): string {
   let out = "";
   for (const segment of path) {
     if (typeof segment === "number") out += `[${segment}]`;
     else {
-      const key = clean(segment).slice(0, 64);
-      out += /^[A-Za-z_$][\w$]*$/.test(key)
-        ? `${out === "" ? "" : "."}${key}`
-        : `[${JSON.stringify(key)}]`;
+      const key = /^[A-Za-z_$][\w$]{0,31}$/.test(segment) ? segment : "*";
+      out += `${out === "" ? "" : "."}${key}`;
     }
   }
   return out === "" ? "(root)" : out;
@@ -160,7 +170,7 @@ function cutValue(
     if (n < value.length) {
       cutting.count++;
       if (cutting.cuts.length < MAX_LISTED)
-        cutting.cuts.push({ path: pathText(path, o.clean), kept: n, of: value.length });
+        cutting.cuts.push({ path: pathText(path), kept: n, of: value.length });
     }
     return out;
   }
@@ -219,6 +229,90 @@ async function tokensBefore(json: string, count: StructuredOptions["count"]) {
 }
 
 /**
+ * The count of a JSON text whose long runs never reach the tokenizer: each is counted at one
+ * token a byte at most (`withoutLongRuns`), so the count is an upper bound, and exact for any
+ * text without one.
+ */
+function boundedCount(count: StructuredOptions["count"]): StructuredOptions["count"] {
+  return async (text) => {
+    const short = withoutLongRuns(text);
+    return short.bytes === 0 ? count(text) : (await count(short.text)) + short.bytes;
+  };
+}
+
+/** Distinct keys whose cleaned names are remembered, at most. */
+const MAX_NAMES = 4096;
+
+/** What cleaning changed beyond a string's own text: keys, and folded runs. */
+interface Changes {
+  keys: number;
+  folded: number;
+}
+
+/** A key that cleans like another of its object's: told apart by a suffix, ` (2)`, ` (3)`, … */
+function uniqueKey(name: string, taken: Set<string>): string {
+  if (!taken.has(name)) return name;
+  for (let k = 2; ; k++) {
+    const candidate = `${name} (${k})`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/**
+ * The wire form of the value (what the client would receive: toJSON applied, undefined
+ * dropped), with every string and every key cleaned and its long runs folded on the way.
+ */
+function cleanedCopy(value: unknown, clean: (text: string) => string, changes: Changes): JsonValue {
+  const text = (s: string): string => {
+    const folded = foldLongRuns(clean(s));
+    if (folded.folded > 0) changes.folded++;
+    return folded.text;
+  };
+  // Records repeat their keys: each distinct key is cleaned once (up to a bound of names).
+  const named = new Map<string, string>();
+  const nameOf = (key: string): string => {
+    let name = named.get(key);
+    if (name === undefined) {
+      name = text(key);
+      if (named.size < MAX_NAMES) named.set(key, name);
+    }
+    return name;
+  };
+  // The reviver sees each object after its members: its keys are cleaned then.
+  return JSON.parse(JSON.stringify(value), (_, v: JsonValue) => {
+    if (typeof v === "string") return text(v);
+    if (!isObject(v)) return v;
+    const keys = Object.keys(v);
+    const names = keys.map(nameOf);
+    if (names.every((name, i) => name === keys[i])) return v;
+    // Keys that clean to themselves keep their names; the others take what is left.
+    const taken = new Set(keys.filter((key, i) => names[i] === key));
+    const out: JsonObject = {};
+    for (const [i, key] of keys.entries()) {
+      let name = names[i] as string;
+      if (name !== key) {
+        changes.keys++;
+        name = uniqueKey(name, taken);
+        taken.add(name);
+      }
+      setOwn(out, name, v[key] as JsonValue);
+    }
+    return out;
+  });
+}
+
+/** Why a value airlock changed (a key, a fold) is left out when the change makes it invalid. */
+function changedWhy(changes: Changes): string {
+  const what =
+    changes.keys > 0 && changes.folded > 0
+      ? "keys had to be cleaned and long runs of one character folded"
+      : changes.keys > 0
+        ? "a key had to be cleaned (a secret or an invisible character in it)"
+        : "a long run of one character had to be folded";
+  return `${what}, and the value is then not valid against the output schema`;
+}
+
+/**
  * @example
  * const out = await reduceStructured(result.structuredContent, { maxTokens: 2000, count, clean });
  * out.cuts; // [{ path: "rows", kept: 85, of: 10000 }]
@@ -228,25 +322,34 @@ export async function reduceStructured(
   o: StructuredOptions,
 ): Promise<StructuredOutcome> {
   let cleaned: JsonValue;
+  const changes: Changes = { keys: 0, folded: 0 };
   try {
-    // The wire form: what the client would receive (toJSON applied, undefined dropped), with
-    // every string cleaned on the way.
-    cleaned = JSON.parse(JSON.stringify(value), (_, v) => (typeof v === "string" ? o.clean(v) : v));
+    cleaned = cleanedCopy(value, o.clean, changes);
   } catch {
-    return leftOut("it cannot be read as JSON (a cycle, a BigInt, or nesting too deep)", NONE);
+    return leftOut(
+      "it cannot be read as JSON (a cycle, a BigInt, a getter that throws, or nesting too deep)",
+      NONE,
+    );
   }
   if (!isObject(cleaned)) return leftOut("it is not a JSON object", NONE);
+  const changed = changes.keys > 0 || changes.folded > 0;
+  const count = boundedCount(o.count);
   const json = JSON.stringify(cleaned);
-  const before = await tokensBefore(json, o.count);
+  const before = await tokensBefore(json, count);
   const left = (why: string, extra: Partial<StructuredOutcome> = {}) => leftOut(why, before, extra);
   const fits = async (text: string): Promise<number | undefined> => {
     if (text.length > o.maxTokens * CHARS_PER_TOKEN_AT_MOST) return undefined;
-    const tokens = text === json && !before.estimated ? before.tokens : await o.count(text);
+    const tokens = text === json && !before.estimated ? before.tokens : await count(text);
     return tokens <= o.maxTokens ? tokens : undefined;
   };
   const whole = await fits(json);
   if (whole !== undefined) {
     const checked = o.check ? await o.check(cleaned) : undefined;
+    if (checked && !checked.ok && changed)
+      return left(changedWhy(changes), {
+        valid: false,
+        ...(checked.detail ? { invalid: checked.detail } : {}),
+      });
     return {
       value: cleaned,
       tokens: whole,
@@ -300,7 +403,10 @@ export async function reduceStructured(
   }
   const checked = best.checked;
   if (checked && !checked.ok) {
-    return left("no value within maxStructuredTokens is valid against the output schema", {
+    const why = changed
+      ? changedWhy(changes)
+      : "no value within maxStructuredTokens is valid against the output schema";
+    return left(why, {
       valid: false,
       ...(checked.detail ? { invalid: checked.detail } : {}),
     });

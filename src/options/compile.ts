@@ -1,6 +1,7 @@
 import type { ContractOptions } from "../contract/contract.js";
 import { compileProjection, type Projection } from "../contract/project.js";
 import { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits } from "../decode/limits.js";
+import { shortenLongRuns } from "../decode/normalize.js";
 import { AirlockError } from "../errors/airlock-error.js";
 import { applySpotlight, DEFAULT_DATAMARK, type SpotlightMode } from "../fence/spotlight.js";
 import { ENCODINGS } from "../fit/encodings/all.js";
@@ -217,6 +218,15 @@ function positiveInteger(name: string, value: unknown, fallback: number, min = 1
   return value;
 }
 
+/**
+ * The `next` hint as it goes into a marker: one line (a newline would break the marker), and no
+ * run of one character class past 1,000 characters (it is counted with the text, and no such
+ * run may reach a tokenizer: `shortenLongRuns`).
+ */
+function hintOf(next: string): string {
+  return shortenLongRuns(next.replace(/[\r\n]+/g, " "));
+}
+
 /** Validates options once and fills defaults; the result is frozen and safe to share. */
 export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
   if (options === null || typeof options !== "object") fail("options must be an object");
@@ -255,8 +265,7 @@ export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
     tool: options.tool,
     untrusted: options.untrusted ?? true,
     tokenizer,
-    // Markers are one line each: a newline in the hint would break that.
-    next: (options.next ?? DEFAULT_NEXT).replace(/[\r\n]+/g, " "),
+    next: hintOf(options.next ?? DEFAULT_NEXT),
     hashLimit: positiveInteger("hashLimit", options.hashLimit, DEFAULT_HASH_LIMIT, 0),
     abortSignal: abortSignalOf(options.abortSignal),
     timeoutMs:
@@ -387,7 +396,7 @@ function structured(options: ShapeOptions) {
     storeMaxChars: positiveInteger("storeMaxChars", options.storeMaxChars, 32 << 20),
     contract: options.contract,
     summarize: options.summarize,
-    recordsNext: (options.next ?? DEFAULT_RECORDS_NEXT).replace(/[\r\n]+/g, " "),
+    recordsNext: hintOf(options.next ?? DEFAULT_RECORDS_NEXT),
   };
 }
 

@@ -145,11 +145,12 @@ export function binaryMarker(
   return `[airlock: binary content not shown: ${mime}, ${size}${hash}]`;
 }
 
-/** An MCP resource link, named in a message's text: its name and its address, one line each bounded. */
-export function resourceLinkMarker(name: string, uri: string, mime: string | undefined): string {
-  const shown = oneLine(name, 120).replace(/"/g, "'");
-  const at = oneLine(uri, 400).replace(/\s+/g, "%20");
-  return `[airlock: resource link "${shown}" ${at}${mime !== undefined ? ` (${mime})` : ""}]`;
+/**
+ * An MCP resource link, named in a message's text: airlock's words and the media type only. The
+ * link's name and address are the tool's, and go in a fence after it (`linkLine`).
+ */
+export function resourceLinkMarker(mime: string | undefined): string {
+  return `[airlock: resource link${mime !== undefined ? ` (${mime})` : ""}]`;
 }
 
 export function sectionMarker(section: SectionName): string {

@@ -14,7 +14,7 @@ import { AirlockError } from "../errors/airlock-error.js";
 import { type FenceForm, formFor } from "../fence/fence.js";
 import { lazyTokenizer, type ResolvedTokenizer } from "../fit/tokenizer.js";
 import { compileOptions, type ShapeOptions } from "../options/compile.js";
-import { callOptions, checkCalls, checkRound, type RoundOptions } from "./options.js";
+import { callOptions, checkRound, type RoundOptions, readCalls } from "./options.js";
 
 export interface Ceiling {
   /** The most tokens of tool-controlled text the model can read from one call. */
@@ -82,7 +82,7 @@ async function roundCeiling(options: RoundCeilingOptions): Promise<RoundCeiling>
   }
   const own =
     typeof calls === "number" ? Array.from({ length: calls }, () => undefined) : [...calls];
-  checkCalls(
+  readCalls(
     own.map((o) => (o === undefined ? { input: "" } : { input: "", options: o })),
     maxRoundTokens,
   );

@@ -55,38 +55,84 @@ export function checkRound(options: RoundOptions): {
 }
 
 /**
- * Checks the calls of a round before any is read: an array of `{ input, options? }`, and a
- * budget that gives each at least `MIN_SHARE`.
+ * An input that could not even be handed over (a getter that threw, a Proxy's trap): read as a
+ * source that fails at once, so its result says that reading failed, like any failed read.
+ */
+function unreadable(what: string): ShapeInput {
+  return new ReadableStream({
+    start(controller) {
+      controller.error(new Error(`${what} could not be read`));
+    },
+  });
+}
+
+/**
+ * Checks the calls of a round before any is read, and reads each once: an array of
+ * `{ input, options? }`, and a budget that gives each at least `MIN_SHARE`. A list that is not
+ * one, a call that is not an object, an unknown field or options that are not an object are the
+ * host's mistakes (`options/invalid`). A call or an input that cannot be read (a getter that
+ * throws, a Proxy) is content: its result says so, and the other calls are shaped as ever.
  *
  * @example
- * checkCalls([{ input: "ok" }], 2000);
+ * const calls = readCalls([{ input: "ok" }], 2000); // [{ input: "ok" }]
  */
-export function checkCalls(calls: readonly RoundCall[], maxRoundTokens: number): void {
-  if (!Array.isArray(calls)) {
-    throw new AirlockError("options/invalid", "shapeRound: calls must be an array of { input }");
+export function readCalls(calls: readonly RoundCall[], maxRoundTokens: number): RoundCall[] {
+  const refuse = (message: string): never => {
+    throw new AirlockError("options/invalid", `shapeRound: ${message}`);
+  };
+  let length: unknown;
+  try {
+    length = Array.isArray(calls) ? calls.length : undefined;
+  } catch {
+    refuse("calls cannot be read (a Proxy or a getter threw)");
   }
-  for (const [i, call] of calls.entries()) {
-    if (call === null || typeof call !== "object" || !("input" in call)) {
-      throw new AirlockError(
-        "options/invalid",
-        `shapeRound: calls[${i}] must be { input, options? }`,
-      );
-    }
-    checkNames(call, CALL_FIELDS, `shapeRound: calls[${i}]`);
-    const own: unknown = call.options;
-    if (own !== undefined && (own === null || typeof own !== "object")) {
-      throw new AirlockError(
-        "options/invalid",
-        `shapeRound: calls[${i}].options must be an object`,
-      );
-    }
-  }
-  if (calls.length * MIN_SHARE > maxRoundTokens) {
-    throw new AirlockError(
-      "options/invalid",
-      `shapeRound: maxRoundTokens (${maxRoundTokens}) is below ${MIN_SHARE} tokens for each of ${calls.length} calls`,
+  if (typeof length !== "number" || !Number.isSafeInteger(length) || length < 0)
+    refuse("calls must be an array of { input }");
+  const n = length as number;
+  if (n * MIN_SHARE > maxRoundTokens) {
+    refuse(
+      `maxRoundTokens (${maxRoundTokens}) is below ${MIN_SHARE} tokens for each of ${n} calls`,
     );
   }
+  const out: RoundCall[] = [];
+  for (let i = 0; i < n; i++) {
+    let call: unknown;
+    let keys: string[];
+    try {
+      call = calls[i];
+      if (call === null || typeof call !== "object") {
+        refuse(`calls[${i}] must be { input, options? }`);
+      }
+      keys = Object.keys(call as object);
+    } catch (error) {
+      if (error instanceof AirlockError) throw error;
+      out.push({ input: unreadable(`call ${i}`) });
+      continue;
+    }
+    if (!keys.includes("input")) refuse(`calls[${i}] must be { input, options? }`);
+    checkNames(
+      Object.fromEntries(keys.map((k) => [k, true])),
+      CALL_FIELDS,
+      `shapeRound: calls[${i}]`,
+    );
+    let input: ShapeInput;
+    try {
+      input = (call as RoundCall).input;
+    } catch {
+      input = unreadable(`the input of call ${i}`);
+    }
+    let own: unknown;
+    try {
+      own = (call as RoundCall).options;
+    } catch {
+      refuse(`calls[${i}].options cannot be read (a getter threw)`);
+    }
+    if (own !== undefined && (own === null || typeof own !== "object")) {
+      refuse(`calls[${i}].options must be an object`);
+    }
+    out.push(own === undefined ? { input } : { input, options: own as ShapeOptions });
+  }
+  return out;
 }
 
 /** The options one call is shaped with: the round's, its own, and its cap. */

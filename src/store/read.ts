@@ -12,7 +12,7 @@ import { errorPage, type PageOptions, type ReaderState } from "./page.js";
 import { readRecords } from "./read-result.js";
 import { readText } from "./read-text.js";
 import type { ResultStore, StoredResult } from "./store.js";
-import { PartMissing } from "./text-source.js";
+import { PartMissing, PartUnavailable } from "./text-source.js";
 
 export { createReaderState } from "./page.js";
 export type { PageOptions };
@@ -46,6 +46,9 @@ export async function readPage(
         `no stored result ${JSON.stringify(req.handle.slice(0, 40))} (it expired or never existed); call the original tool again`,
       );
     }
+    // Not a stored result at all: the store is broken, as when it throws.
+    if (typeof stored !== "object")
+      return fail("tool/unavailable", "the result store failed; try again", true);
     if (stored.kind === "text") {
       if (req.family === "records")
         return fail(
@@ -63,6 +66,7 @@ export async function readPage(
       );
     return await readRecords(o, state, counter, stored, req);
   } catch (error) {
+    if (error instanceof PartUnavailable) return fail("tool/unavailable", error.message, true);
     if (error instanceof PartMissing)
       return fail(
         "tool/not-found",

@@ -55,6 +55,9 @@ export interface StoredLine {
 /** A part the manifest names is gone from the store (it expired, or was evicted). */
 export class PartMissing extends Error {}
 
+/** The store failed reading a part: it threw, or gave back something that is not text. */
+export class PartUnavailable extends Error {}
+
 export interface SectionText {
   readonly name: SectionName;
   readonly lines: number;
@@ -108,14 +111,17 @@ function sectionText(
     const part = parts[p] as StoredPart;
     const held = cache.get(part.key);
     if (held) return held;
-    let text: string | undefined;
+    let got: unknown;
     try {
-      text = await store.getPart?.(part.key);
+      got = await store.getPart?.(part.key);
     } catch {
-      throw new PartMissing("the store failed");
+      throw new PartUnavailable("the result store failed; try again");
     }
-    if (typeof text !== "string") throw new PartMissing("a part of the stored text is gone");
-    const loaded = loadPart(text);
+    if (got === undefined || got === null)
+      throw new PartMissing("a part of the stored text is gone");
+    // Not text: the store is broken (a host's store that answers with a record, a number).
+    if (typeof got !== "string") throw new PartUnavailable("the result store failed; try again");
+    const loaded = loadPart(got);
     cache.set(part.key, loaded);
     return loaded;
   };

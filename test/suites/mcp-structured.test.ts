@@ -136,7 +136,11 @@ describe("reduceStructured", () => {
     for (let i = 0; i < 300; i++) deep = [deep, 2];
     const b = await reduceStructured({ deep }, { maxTokens: 16, count, clean });
     expect(b.omitted).toMatch(/nests deeper than 256 levels/);
-    const c = await reduceStructured({ note: "x".repeat(5000) }, { maxTokens: 50, count, clean });
+    // Words, not one run (a run past 1,000 characters is folded, and then fits).
+    const c = await reduceStructured(
+      { note: "word ".repeat(1000) },
+      { maxTokens: 50, count, clean },
+    );
     expect(c.omitted).toMatch(/holds no array to cut/);
   });
 });

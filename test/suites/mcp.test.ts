@@ -150,14 +150,14 @@ describe("shapeCallToolResult: every content type", () => {
     expect(notes?.type === "resource" && "text" in notes.resource && notes.resource.text).toContain(
       "meeting notes: ship on friday",
     );
-    // The link is kept, its name cleaned, and named in the model's text.
+    // The link is kept, its name cleaned; the model reads it fenced after airlock's marker.
     expect(linkPart).toMatchObject({
       type: "resource_link",
       uri: "file:///logs/app.log",
       name: "app.log",
     });
     expect(toOpenAIChat(out, { toolCallId: "c" }).content).toContain(
-      '[airlock: resource link "app.log" file:///logs/app.log (text/plain)]',
+      '[airlock: resource link (text/plain)]\n<untrusted-data>\n"app.log" file:///logs/app.log\n</untrusted-data>',
     );
     // The user's part is untouched.
     expect(user).toEqual(USER_PART);
