@@ -26,6 +26,7 @@ import {
   edgePreset,
   MCP_META_KEY,
   type McpShapedFacts,
+  MIN_READ_TOKENS,
   READ_RESULT_TOOL,
   type ResultStore,
   redact,
@@ -129,6 +130,9 @@ async function readResult(
 ): Promise<Message> {
   const id = m.id as Id;
   if (store === undefined) return rpcError(id, -32602, "read_result: this proxy keeps no results");
+  // A page needs room for a line and the call that reads on (the library refuses less).
+  if (maxTokens < MIN_READ_TOKENS)
+    return rpcError(id, -32602, `read_result: maxTokens must be at least ${MIN_READ_TOKENS}`);
   const read = createResultReader({ ...edgePreset, maxTokens, store });
   const page = await read(argumentsOf(m));
   return {
