@@ -44,7 +44,7 @@ import { findEncodedKeys, findJwkKeys, findPrivateKeys, findPuttyKeys } from "./
 import type { Compiled, RuleSet } from "./rule-set.js";
 import type { RedactState, Span } from "./spans.js";
 import { merge } from "./spans.js";
-import { findSplitPairs } from "./split.js";
+import { findDanglingValue, findSplitPairs } from "./split.js";
 import { isBlank, isWord, tokenRun, WEAK_TAIL } from "./tails.js";
 import { isTokenChar } from "./tokens.js";
 import {
@@ -72,6 +72,7 @@ export interface Engine {
  */
 export function createEngine(rules: RuleSet): Engine {
   const {
+    disabled,
     entries,
     scanner,
     known,
@@ -82,6 +83,8 @@ export function createEngine(rules: RuleSet): Engine {
     isPlaceholder,
     allowed,
   } = rules;
+  /** Names whose values come lines later are looked for on the lines with keyword hits. */
+  const splitPairs = !disabled.has("split_secret");
   /** What an encoded value holds decides whether it is a secret (see EncodedJudge). */
   const judgeEncoded = (depth: number): EncodedJudge => {
     return (name, value, secretDoc) => {
@@ -246,6 +249,7 @@ export function createEngine(rules: RuleSet): Engine {
     });
     for (const [start, { end, rules }] of lines) {
       for (const c of rules) runRule(c, text, start, end, spans, depth);
+      if (splitPairs) findDanglingValue(text, start, end, spans);
     }
     if (seen.has("pem") || (state?.pem ?? 0) > 0) findPrivateKeys(text, spans, state);
     if (seen.has("named")) findNamedSecrets(text, spans);

@@ -10,21 +10,11 @@ import type { Span } from "./spans.js";
  * (`<dt>`/`<dd>`). Each walk is linear and bounded.
  */
 
-/** Markers for the keyword prefilter: the detector runs on text holding one of them. */
-export const SPLIT_KEYWORDS: readonly string[] = [
-  "password",
-  "passwd",
-  "pwd",
-  "secret",
-  "token",
-  "api_key",
-  "apikey",
-  "api-key",
-  "credential",
-  "variable",
-  "<th",
-  "<dt",
-];
+/**
+ * Markers for the keyword prefilter: the Terraform and markup walks run on text holding one.
+ * (Dangling names need none: they are looked for on the lines the rules' keywords hit.)
+ */
+export const SPLIT_KEYWORDS: readonly string[] = ["variable", "<th", "<dt"];
 
 /** A name that names a secret (the judge's public names are set aside after this). */
 const SECRET_NAME =
@@ -68,32 +58,31 @@ function lineEnd(text: string, start: number): number {
   return k === -1 ? text.length : k;
 }
 
-/** The end of a line that ends in an assignment (the line break after it). */
-const DANGLING = /[=:>][ \t]*\r?\n/g;
-
-/** A name whose assignment ends its line, and its value after up to three filler lines. */
-function findDanglingNames(text: string, spans: Span[]): void {
-  DANGLING.lastIndex = 0;
-  for (let d = DANGLING.exec(text); d !== null; d = DANGLING.exec(text)) {
-    const end = d.index + d[0].length - 1;
-    const start = text.lastIndexOf("\n", end - 1) + 1;
-    const m = NAME_AT_END.exec(text.slice(Math.max(start, end - NAME_REACH), end));
-    if (m === null || !secretName(m[1] as string)) continue;
-    let at = nextLine(text, end);
-    for (let k = 0; at !== -1 && k <= MAX_FILLER; k++) {
-      const e = lineEnd(text, at);
-      const line = text.slice(at, e);
-      // The next name of a list of them (`GITHUB_TOKEN=` under `AWS_SECRET_ACCESS_KEY=`).
-      if (NAME_AT_END.test(line)) break;
-      const v = VALUE_LINE.exec(line);
-      if (v !== null) {
-        const value = (v[1] ?? v[2] ?? v[3]) as string;
-        if (secretValue(value)) push(spans, at + line.indexOf(value), value);
-        break;
-      }
-      if (!FILLER.test(line)) break;
-      at = nextLine(text, e);
+/**
+ * A line (`start` to `end`) that ends in a name and its assignment, and the name's value after up
+ * to three blank or comment lines: `DB_PASSWORD=`, `# set in prod`, then the value.
+ */
+export function findDanglingValue(text: string, start: number, end: number, spans: Span[]): void {
+  let last = end - 1;
+  while (last > start && (text[last] === " " || text[last] === "\t" || text[last] === "\r")) last--;
+  const c = text[last];
+  if (c !== "=" && c !== ":" && c !== ">") return;
+  const m = NAME_AT_END.exec(text.slice(Math.max(start, end - NAME_REACH), end));
+  if (m === null || !secretName(m[1] as string)) return;
+  let at = nextLine(text, end);
+  for (let k = 0; at !== -1 && k <= MAX_FILLER; k++) {
+    const e = lineEnd(text, at);
+    const line = text.slice(at, e);
+    // The next name of a list of them (`GITHUB_TOKEN=` under `AWS_SECRET_ACCESS_KEY=`).
+    if (NAME_AT_END.test(line)) return;
+    const v = VALUE_LINE.exec(line);
+    if (v !== null) {
+      const value = (v[1] ?? v[2] ?? v[3]) as string;
+      if (secretValue(value)) push(spans, at + line.indexOf(value), value);
+      return;
     }
+    if (!FILLER.test(line)) return;
+    at = nextLine(text, e);
   }
 }
 
@@ -176,9 +165,8 @@ function findMarkupPairs(text: string, spans: Span[]): void {
   }
 }
 
-/** Every split pair in `text` (see the module's comment). */
+/** Terraform defaults and markup pairs in `text` (see the module's comment). */
 export function findSplitPairs(text: string, spans: Span[]): void {
-  findDanglingNames(text, spans);
   if (text.includes("variable")) findTerraformDefaults(text, spans);
   if (/<(?:t[hd]|d[td])\b/i.test(text)) findMarkupPairs(text, spans);
 }

@@ -116,7 +116,7 @@ describe("redact: provider families of issue 27, generated cases", () => {
           (v: string) => `"authorization": "${v}"`,
           (v: string) => `JWT=${v}`,
           (v: string) => `<db_pass>${v}</db_pass>`,
-          (v: string) => `<SECRET_KEY_BASE>${v}</SECRET_KEY_BASE>`,
+          (v: string) => `<SIGNING_KEY>${v}</SIGNING_KEY>`,
           (v: string) => `<encryption_key>${v}</encryption_key>`,
         ].map((f) => {
           // Random bytes as text: both cases and a digit (the name-only rules ask for a digit).

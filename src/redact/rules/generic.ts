@@ -87,6 +87,19 @@ const KEY_KINDS = [
   "crypto",
 ];
 const SEPARATORS = ["", "_", "-", "."];
+/** The words an XML element's name ends in when its text is a secret. */
+const XML_WORDS = [
+  "password",
+  "passwd",
+  "passphrase",
+  "secret",
+  "token",
+  "key",
+  "credential",
+  "credentials",
+  "pass",
+  "pwd",
+];
 
 /** Formats that are not one vendor's: credential files, tokens and headers, key=value assignments. */
 export const GENERIC_RULES: readonly SecretRule[] = [
@@ -125,21 +138,11 @@ export const GENERIC_RULES: readonly SecretRule[] = [
   },
   {
     // Maven settings.xml, NuGet.config and other XML: `<password>…</password>`, and any element
-    // whose name names a secret (`<sonarToken>`, `<apiKey>`, `<db_pass>`, `<SECRET_KEY_BASE>`),
+    // whose name ends in a secret's word (`<sonarToken>`, `<apiKey>`, `<db_pass>`, `<signingKey>`),
     // judged by its whole name (`<nextPageToken>`, `<secretKeyId>` are not secrets).
     id: "xml_password",
-    keywords: [
-      "password",
-      "passwd",
-      "passphrase",
-      "secret",
-      "token",
-      "key",
-      "credential",
-      "pass",
-      "pwd",
-    ],
-    pattern: String.raw`<(?:[A-Za-z0-9_.:-]{0,40}(?:password|passwd|passphrase|secret|token|credentials?|(?:api|access|private|secret|auth|${KEY_KINDS.join("|")})[_.-]?key)|(?:[A-Za-z0-9]{1,30}[_.-])?(?:pass|pwd))[A-Za-z0-9_.-]{0,20}>([^<\s]{6,256})</`,
+    keywords: XML_WORDS.map((w) => `${w}>`),
+    pattern: String.raw`<(?:[A-Za-z0-9_.:-]{0,40}(?:password|passwd|passphrase|secret|token|credentials?|(?:api|access|private|secret|auth|${KEY_KINDS.join("|")})[_.-]?key)|(?:[A-Za-z0-9]{1,30}[_.-])?(?:pass|pwd))>([^<\s]{6,256})</`,
     ignoreCase: true,
     group: 1,
     keyed: true,
@@ -149,7 +152,10 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     // Names that end in "auth", "authorization", "jwt" or "bearer" (`twilio_auth`, `"jwt":`):
     // common words, so only a value shaped like a token counts (long, letters and digits).
     id: "secret_assignment",
-    keywords: ["auth", "jwt", "bearer"],
+    // The name is followed by its assignment: a quote, a space, an operator.
+    keywords: ["auth", "authorization", "jwt", "bearer"].flatMap((w) =>
+      ["=", ":", '"', "'", " ", "\\", "%", "&"].map((c) => `${w}${c}`),
+    ),
     pattern: `(?:auth|authorization|jwt|bearer)${BETWEEN}${QUOTE}?(?=[A-Za-z0-9+/=_.~-]{0,1024}[0-9])(?=[A-Za-z0-9+/=_.~-]{0,1024}[A-Za-z])([A-Za-z0-9+/=_.~-]{16,1024})(?![A-Za-z0-9+/=_.~:-])`,
     ignoreCase: true,
     group: 1,
