@@ -129,15 +129,19 @@ export function findKubernetesData(
   }
 }
 
-/** True when a name under `data:` says its value is public or an identifier. */
-export function isPlainDataName(name: string): boolean {
-  return PLAIN_DATA_NAME.test(name) || isPublicName(name);
+/**
+ * True when a name under `data:` says its value is public or an identifier. In a Secret, an entry
+ * named for a file (`.secret-file`, `ssh-keyfile`) holds that file, not its path.
+ */
+export function isPlainDataName(name: string, secretDoc = false): boolean {
+  if (PLAIN_DATA_NAME.test(name)) return true;
+  return isPublicName(name) && !(secretDoc && /files?$/i.test(name));
 }
 
 const SECRET_WORD = /pass|pwd|secret|token|key|auth|cred|private|cert|dsn|connection|api/i;
 
 function plainVerdict(name: string, value: string, secretDoc: boolean): boolean {
-  if (isPlainDataName(name) || PLACEHOLDER_VALUES.test(value)) return false;
+  if (isPlainDataName(name, secretDoc) || PLACEHOLDER_VALUES.test(value)) return false;
   if (secretDoc) return value.length >= 4;
   return SECRET_WORD.test(name) && looksSecret(value, 4);
 }

@@ -44,6 +44,7 @@ import { findEncodedKeys, findJwkKeys, findPrivateKeys, findPuttyKeys } from "./
 import type { Compiled, RuleSet } from "./rule-set.js";
 import type { RedactState, Span } from "./spans.js";
 import { merge } from "./spans.js";
+import { findDanglingValue, findSplitPairs } from "./split.js";
 import { isBlank, isWord, tokenRun, WEAK_TAIL } from "./tails.js";
 import { isTokenChar } from "./tokens.js";
 import {
@@ -71,6 +72,7 @@ export interface Engine {
  */
 export function createEngine(rules: RuleSet): Engine {
   const {
+    disabled,
     entries,
     scanner,
     known,
@@ -81,6 +83,8 @@ export function createEngine(rules: RuleSet): Engine {
     isPlaceholder,
     allowed,
   } = rules;
+  /** Names whose values come lines later are looked for on the lines with keyword hits. */
+  const splitPairs = !disabled.has("split_secret");
   /** What an encoded value holds decides whether it is a secret (see EncodedJudge). */
   const judgeEncoded = (depth: number): EncodedJudge => {
     return (name, value, secretDoc) => {
@@ -92,7 +96,7 @@ export function createEngine(rules: RuleSet): Engine {
       const t = plain.trim();
       if (t === "" || isPublicMaterial(t) || isPlaceholder(t)) return false;
       if (depth < MAX_DEPTH && scan(plain, undefined, depth + 1).length > 0) return true;
-      if (isPlainDataName(name) || isPublicName(name)) return false;
+      if (isPlainDataName(name, secretDoc)) return false;
       if (secretDoc || SECRET_WORDISH.test(name)) return t.length >= 4;
       return t.length >= 16 && !/\s/.test(t) && looksSecret(t);
     };
@@ -133,7 +137,13 @@ export function createEngine(rules: RuleSet): Engine {
   ): boolean => {
     const rule = c.rule;
     if (PLACEHOLDER_VALUES.test(value)) return false;
-    if (keepPlaceholders && isPlaceholderToken(value, rule.keywords)) return false;
+    if (
+      keepPlaceholders &&
+      rule.placeholders !== false &&
+      isPlaceholderToken(value, rule.keywords)
+    ) {
+      return false;
+    }
     if (c.reject?.test(value)) return false;
     if (keepExamples && isExample(value)) return false;
     if (allowed(rule.id, value)) return false;
@@ -153,8 +163,7 @@ export function createEngine(rules: RuleSet): Engine {
       ) {
         return false;
       }
-      const after = text.charCodeAt(valueStart + value.length);
-      if (continuesAsTemplate(after)) return false;
+      if (continuesAsTemplate(text, valueStart + value.length)) return false;
       if (rule.encoded === "base64") {
         const bytes = decodeBase64(value);
         // Not text inside: a hash, an identifier or raw key bytes. Only a value with the variety
@@ -240,6 +249,7 @@ export function createEngine(rules: RuleSet): Engine {
     });
     for (const [start, { end, rules }] of lines) {
       for (const c of rules) runRule(c, text, start, end, spans, depth);
+      if (splitPairs) findDanglingValue(text, start, end, spans);
     }
     if (seen.has("pem") || (state?.pem ?? 0) > 0) findPrivateKeys(text, spans, state);
     if (seen.has("named")) findNamedSecrets(text, spans);
@@ -253,6 +263,7 @@ export function createEngine(rules: RuleSet): Engine {
     if (seen.has("b64token")) findEncodedTokens(text, spans, holdsSecret(depth));
     if (seen.has("pgpass")) findPgpass(text, spans);
     if (seen.has("snyk")) findSnykConfig(text, spans);
+    if (seen.has("split")) findSplitPairs(text, spans);
     for (const value of known) {
       for (let i = text.indexOf(value); i !== -1; i = text.indexOf(value, i + value.length)) {
         spans.push({ rule: "known_value", start: i, end: i + value.length, generality: 0 });

@@ -1,6 +1,7 @@
 /** The structural detectors' markers: each detector runs only on text holding one of them. */
 import { BLOCK_KEYWORDS, ENCODED_TOKEN_KEYWORDS, PRINTING_KEYWORDS } from "./context.js";
 import { MAIL_KEYWORDS } from "./dialogues.js";
+import { SPLIT_KEYWORDS } from "./split.js";
 
 /** The structural detectors, each run only on text holding one of its markers. */
 export type Gate =
@@ -16,7 +17,8 @@ export type Gate =
   | "b64token"
   | "sealed"
   | "pgpass"
-  | "snyk";
+  | "snyk"
+  | "split";
 export const GATES: ReadonlyArray<readonly [string, boolean, Gate]> = [
   ["-----BEGIN ", false, "pem"],
   ["-----END ", false, "pem"],
@@ -30,6 +32,7 @@ export const GATES: ReadonlyArray<readonly [string, boolean, Gate]> = [
   ["pgpass", true, "pgpass"],
   ["snyk", true, "snyk"],
   ...MAIL_KEYWORDS.map((k) => [k, true, "mail"] as const),
+  ...SPLIT_KEYWORDS.map((k) => [k, true, "split"] as const),
   ...PRINTING_KEYWORDS.map((k) => [k, true, "output"] as const),
   ...BLOCK_KEYWORDS.map((k) => [k, false, "block"] as const),
   ...ENCODED_TOKEN_KEYWORDS.map((k) => [k, false, "b64token"] as const),
@@ -49,4 +52,5 @@ export const GATE_RULE: Record<Gate, string> = {
   sealed: "public_blocks",
   pgpass: "pgpass_password",
   snyk: "snyk_token",
+  split: "split_secret",
 };

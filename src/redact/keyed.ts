@@ -9,8 +9,11 @@ export function secretOf(m: RegExpExecArray, group: number | undefined): string 
   return undefined;
 }
 
-/** The assignment between a key name and its value, at the end of the text before the value. */
-const ASSIGN_AT_END = new RegExp(`(?:${ASSIGN})$`);
+/**
+ * The assignment between a key name and its value, at the end of the text before the value; or
+ * the `>` of an XML element, or the space after a command-line flag.
+ */
+const ASSIGN_AT_END = new RegExp(`(?:${ASSIGN}|>|[ \\t]{1,5}["']?)$`);
 const NAME_RUN = /[A-Za-z0-9_.-]*$/;
 const NAME_REACH = 64;
 
@@ -52,9 +55,14 @@ export function keyName(text: string, matchStart: number, valueStart: number): s
 export const PAGING_CONTEXT =
   /continuation|skiptoken|nexttoken|next_token|nextpage|next_page|pagetoken|page_token|cursor|paging|pagination/i;
 
-/** A character right after a value that makes it a template's prefix (`lin_api_<your-key>`). */
-export function continuesAsTemplate(c: number): boolean {
-  return c === 60 || c === 123 || c === 36 || c === 91; // < { $ [
+/**
+ * A character right after a value (at `at`) that makes it a template's prefix
+ * (`lin_api_<your-key>`); an XML end tag (`…</apiKey>`) closes the value instead.
+ */
+export function continuesAsTemplate(text: string, at: number): boolean {
+  const c = text.charCodeAt(at);
+  if (c === 60) return text.charCodeAt(at + 1) !== 47; // "<", unless "</"
+  return c === 123 || c === 36 || c === 91; // { $ [
 }
 
 /** Names under which a decoded value that says little by itself is still a secret. */

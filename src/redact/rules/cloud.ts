@@ -46,7 +46,14 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     pattern: String.raw`${B}amzn\.mws\.${UUID}${E}`,
   },
   // Cloud: Google
-  { id: "gcp_api_key", keywords: ["AIza"], pattern: `${B}AIza[0-9A-Za-z_-]{35}${E}` },
+  {
+    // Google API keys: "AIza" and 35 characters of base64url, 39 in all. A longer run, an
+    // identifier ("$" is a JS name character, "." before a property, "(" after a function), or a
+    // body without both cases and a digit (random bytes have them) is a name, not a key.
+    id: "gcp_api_key",
+    keywords: ["AIza"],
+    pattern: String.raw`${after("A-Za-z0-9_$.-")}AIza(?=[0-9A-Za-z_-]{0,34}[0-9])(?=[0-9A-Za-z_-]{0,34}[a-z])(?=[0-9A-Za-z_-]{0,34}[A-Z])[0-9A-Za-z_-]{35}(?![0-9A-Za-z_$-]|\(|\.[A-Za-z_$])`,
+  },
   {
     id: "gcp_service_account_key",
     keywords: ["private_key_id"],

@@ -41,6 +41,11 @@ export interface SecretRule {
    * or a placeholder stays; a secret inside, or a key name that names one, redacts it).
    */
   readonly encoded?: "base64";
+  /**
+   * `false` for a format whose every body is a real key, however repetitive (an age secret key is
+   * bech32 of 32 random bytes with a checksum): a match is never kept as a placeholder.
+   */
+  readonly placeholders?: false;
 }
 
 /**
@@ -71,9 +76,21 @@ export const QUOTE = String.raw`(?:\\{0,3}["']|%2[27]|\\u002[27]|&quot;|&#3[49];
  * An assignment operator: `:`, `=`, `:=`, `::=`, `?=`, `+=` (Make), `=>`, `<-`, and `:`/`=`
  * URL-, JSON- or QP-encoded. A comparison (`==`, `=~`) is not one.
  */
-export const OPERATOR = String.raw`(?:::?=|[?+]=|=>|<-|[:=](?![=~])|%3[AaDd]|=3D|\\u003[AaDd])`;
-/** Between a key name and its value: a quote, an operator, then a quote (columns may be padded). */
-export const ASSIGN = String.raw`${QUOTE}?\s{0,32}${OPERATOR}\s{0,32}${QUOTE}?`;
+export const OPERATOR = String.raw`(?:::?=|[?+.]=|=>|<-|[:=](?![=~])|%3[AaDd]|=3D|\\u003[AaDd])`;
+/**
+ * A string type between a name and its assignment: `var token string = "…"` (Go),
+ * `const apiKey: string = "…"` (TypeScript), `let key: &str = "…"` (Rust), `val k: String = …`.
+ */
+const TYPED = String.raw`(?:(?:[ \t]{0,4}:[ \t]{0,4}|[ \t]{1,4})(?:string|String|str|&str|&'static str)(?=[ \t]{0,4}=))`;
+/**
+ * What comes between a key name and its value, short of the value's own quote: a quote, a type,
+ * an operator; or, between two quoted strings, a comma (`System.setProperty("API_KEY", "…")`,
+ * `os.environ.setdefault("TOKEN", "…")`) when the second has a digit or a symbol (a list of
+ * names, `["api_key", "request_id"]`, has neither; rules may ignore case, so capitals cannot tell).
+ */
+export const BETWEEN = String.raw`(?:${QUOTE}?${TYPED}?\s{0,32}${OPERATOR}\s{0,32}|["'][ \t]{0,4},[ \t]{0,4}(?=["'][^"'\r\n]{0,1024}?[0-9!@#%^&*+/=~]))`;
+/** Between a key name and its value: a quote, an operator, then a quote (or a Go raw string's backtick). */
+export const ASSIGN = `${BETWEEN}(?:${QUOTE}|${"`"})?`;
 /** Between a header name and its value (curl -v, HTTP logs, JSON and YAML maps of headers). */
 export const COLON = String.raw`${QUOTE}?\s{0,32}(?::|%3[Aa]|\\u003[Aa])\s{0,32}${QUOTE}?`;
 /** A value is not an expression, a reference or a redaction: `${VAR}`, `$(cmd)`, `<id>`, `[…]`. */

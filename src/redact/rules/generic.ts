@@ -1,4 +1,13 @@
-import { after, COLON, E, OPERATOR, QUOTE, type SecretRule, VALUE_START } from "./format.js";
+import {
+  after,
+  BETWEEN,
+  COLON,
+  E,
+  OPERATOR,
+  QUOTE,
+  type SecretRule,
+  VALUE_START,
+} from "./format.js";
 
 /**
  * An unquoted value: it stops at a space, a quote, a delimiter, a backslash (a JSON escape shown
@@ -7,9 +16,12 @@ import { after, COLON, E, OPERATOR, QUOTE, type SecretRule, VALUE_START } from "
  */
 const UNQUOTED = String.raw`(?:[^\s"'${"`"},;{}\[\]\\%&<>]|%(?!2[2267Cc]|3[BbCcEe]|5[Dd]|7[Dd]|0[9AaDd]|20)|&(?![A-Za-z0-9_.-]{1,40}=|amp;|quot;|#))`;
 
-/** A value after an assignment: in double quotes, in single quotes, or bare (groups 1, 2, 3). */
+/**
+ * A value after an assignment: in double quotes, in single quotes, in backticks (a Go raw string
+ * or a JS template without substitutions), or bare (groups 1, 2, 3, 4).
+ */
 function quotedValue(min: number): string {
-  return String.raw`(?:"((?:[^"\\\r\n]|\\[^\r\n]){${min},1024})"|'([^'\r\n]{${min},1024})'|${QUOTE}?(${UNQUOTED}{${min},256}))`;
+  return String.raw`(?:"((?:[^"\\\r\n]|\\[^\r\n]){${min},1024})"|'([^'\r\n]{${min},1024})'|${"`"}([^${"`"}$\s]{${min},1024})${"`"}|${QUOTE}?(${UNQUOTED}{${min},256}))`;
 }
 
 /** What every key-named value is not: a call, a lookup, another assignment, an ARN, a token type. */
@@ -75,6 +87,19 @@ const KEY_KINDS = [
   "crypto",
 ];
 const SEPARATORS = ["", "_", "-", "."];
+/** The words an XML element's name ends in when its text is a secret. */
+const XML_WORDS = [
+  "password",
+  "passwd",
+  "passphrase",
+  "secret",
+  "token",
+  "key",
+  "credential",
+  "credentials",
+  "pass",
+  "pwd",
+];
 
 /** Formats that are not one vendor's: credential files, tokens and headers, key=value assignments. */
 export const GENERIC_RULES: readonly SecretRule[] = [
@@ -112,13 +137,31 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     generality: 1,
   },
   {
-    // Maven settings.xml, NuGet.config and other XML: <password>…</password>.
+    // Maven settings.xml, NuGet.config and other XML: `<password>…</password>`, and any element
+    // whose name ends in a secret's word (`<sonarToken>`, `<apiKey>`, `<db_pass>`, `<signingKey>`),
+    // judged by its whole name (`<nextPageToken>`, `<secretKeyId>` are not secrets).
     id: "xml_password",
-    keywords: ["<password>", "<passwd>", "<secret>", "<token>", "<apikey>", "<api_key>"],
-    pattern: String.raw`<(?:password|passwd|secret|token|apikey|api_key)>([^<\s]{6,256})</`,
+    keywords: XML_WORDS.map((w) => `${w}>`),
+    pattern: String.raw`<(?:[A-Za-z0-9_.:-]{0,40}(?:password|passwd|passphrase|secret|token|credentials?|(?:api|access|private|secret|auth|${KEY_KINDS.join("|")})[_.-]?key)|(?:[A-Za-z0-9]{1,30}[_.-])?(?:pass|pwd))>([^<\s]{6,256})</`,
     ignoreCase: true,
     group: 1,
+    keyed: true,
     generality: 1,
+  },
+  {
+    // Names that end in "auth", "authorization", "jwt" or "bearer" (`twilio_auth`, `"jwt":`):
+    // common words, so only a value shaped like a token counts (long, letters and digits).
+    id: "secret_assignment",
+    // The name is followed by its assignment: a quote, a space, an operator.
+    keywords: ["auth", "authorization", "jwt", "bearer"].flatMap((w) =>
+      ["=", ":", '"', "'", " ", "\\", "%", "&"].map((c) => `${w}${c}`),
+    ),
+    pattern: `(?:auth|authorization|jwt|bearer)${BETWEEN}${QUOTE}?(?=[A-Za-z0-9+/=_.~-]{0,1024}[0-9])(?=[A-Za-z0-9+/=_.~-]{0,1024}[A-Za-z])([A-Za-z0-9+/=_.~-]{16,1024})(?![A-Za-z0-9+/=_.~:-])`,
+    ignoreCase: true,
+    group: 1,
+    keyed: true,
+    minEntropy: 3.5,
+    generality: 2,
   },
   // Tokens and headers
   {
@@ -193,22 +236,14 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     generality: 1,
   },
   {
-    // Secrets passed as command-line flags (`--password hunter2…`, `--token=…`).
+    // Secrets passed as command-line flags (`--password hunter2…`, `--token=…`, `--sonar-token …`,
+    // `--client-secret …`): the flag's name is judged like a key name (`--next-page-token` is not).
     id: "cli_secret_flag",
-    keywords: [
-      "--password",
-      "--passwd",
-      "--token",
-      "--api-key",
-      "--apikey",
-      "--secret",
-      "--client-secret",
-      "--access-token",
-      "--auth-token",
-    ],
-    pattern: String.raw`${after("A-Za-z0-9_-")}--(?:password|passwd|token|api-key|apikey|secret|client-secret|access-token|auth-token)(?:=|[ \t]{1,5})["']?(?!id=)${VALUE_START}([^\s"']{8,512})`,
+    keywords: ["-password", "-passwd", "-token", "-api-key", "-apikey", "-secret", "-key"],
+    pattern: String.raw`${after("A-Za-z0-9_-")}--(?:[A-Za-z0-9]{1,30}-){0,4}(?:password|passwd|token|api-key|apikey|secret|key)(?:=|[ \t]{1,5})["']?(?!id=)${VALUE_START}([^\s"']{8,512})`,
     ignoreCase: true,
     group: 1,
+    keyed: true,
     minEntropy: 3,
     generality: 1,
   },
@@ -218,6 +253,15 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     keywords: ["-u ", "--user ", "--user="],
     // Also a token as the user name and an empty password (`-u <token>:`, Sonar's and others').
     pattern: String.raw`${after("A-Za-z0-9_-")}(?:-u|--user)(?:=|[ \t]{1,5})["']?(?:[^\s:"']{1,128}:${VALUE_START}([^\s"']{6,256})|([A-Za-z0-9_.-]{20,128}):(?=["'\s]|$))`,
+    group: 1,
+    minEntropy: 3,
+    generality: 1,
+  },
+  {
+    // curl's short options combined or attached: `curl -sSfu user:password`, `curl -uuser:password`.
+    id: "curl_user_password",
+    keywords: ["curl"],
+    pattern: String.raw`\bcurl\b[^\r\n]{0,256}?[ \t]-[A-Za-z]{0,8}u[ \t]{0,5}["']?[^\s:"'$-][^\s:"'$]{0,127}:${VALUE_START}([^\s"']{6,256})`,
     group: 1,
     minEntropy: 3,
     generality: 1,
@@ -286,7 +330,7 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     ],
     // A quoted value runs to its closing quote (passwords hold commas, semicolons, spaces); an
     // unquoted one stops at a space or a delimiter.
-    pattern: String.raw`(?:password|passwd|passphrase|secret|token|credential|(?:api|private|access)[_.-]?key)[A-Za-z0-9_.-]{0,40}${QUOTE}?\s{0,32}${OPERATOR}\s{0,32}${quotedValue(6)}`,
+    pattern: `(?:password|passwd|passphrase|secret|token|credential|(?:api|private|access)[_.-]?key)[A-Za-z0-9_.-]{0,40}${BETWEEN}${quotedValue(6)}`,
     ignoreCase: true,
     group: 1,
     keyed: true,
@@ -300,7 +344,7 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     id: "secret_assignment",
     // Every name ends in "key": one keyword covers them all (the pattern names the kinds).
     keywords: ["key"],
-    pattern: String.raw`(?:${KEY_KINDS.join("|")})[_.-]?key[A-Za-z0-9_.-]{0,30}${QUOTE}?\s{0,32}${OPERATOR}\s{0,32}${quotedValue(8)}`,
+    pattern: `(?:${KEY_KINDS.join("|")})[_.-]?key[A-Za-z0-9_.-]{0,30}${BETWEEN}${quotedValue(8)}`,
     ignoreCase: true,
     group: 1,
     keyed: true,
@@ -312,7 +356,7 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     // rule is case-sensitive (`compass=`, `bypass=` are not passwords).
     id: "secret_assignment",
     keywords: ["pass", "Pass", "PASS", "pwd", "Pwd", "PWD"],
-    pattern: String.raw`(?:${after("A-Za-z")}(?:pass|PASS|Pass|pwd|PWD|Pwd)|(?<=[a-z])(?:Pass|Pwd))(?![a-z])[A-Za-z0-9_.-]{0,30}${QUOTE}?\s{0,32}${OPERATOR}\s{0,32}${quotedValue(6)}`,
+    pattern: `(?:${after("A-Za-z")}(?:pass|PASS|Pass|pwd|PWD|Pwd)|(?<=[a-z])(?:Pass|Pwd))(?![a-z])[A-Za-z0-9_.-]{0,30}${BETWEEN}${quotedValue(6)}`,
     group: 1,
     keyed: true,
     generality: 2,

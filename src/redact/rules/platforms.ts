@@ -147,6 +147,15 @@ export const PLATFORM_RULES: readonly SecretRule[] = [
     "[a-f0-9]{32}|[A-Za-z0-9_+-]{20}",
   ),
   vendorKey(
+    // Access IDs are 14 characters ("su" and 12 on current accounts), beside a 64-character key.
+    "sumologic_access_id",
+    ["sumo"],
+    "sumo(?:logic)?",
+    "access[_-]?id",
+    "su[A-Za-z0-9]{12}|[A-Za-z0-9]{14}",
+    3,
+  ),
+  vendorKey(
     "sumologic_access_key",
     ["sumo"],
     "sumo(?:logic)?",
@@ -193,6 +202,13 @@ export const PLATFORM_RULES: readonly SecretRule[] = [
     3,
   ),
   {
+    // 42 intranet (api.intra.42.fr) OAuth application secrets: "s-s4t2ud-" or "s-s4t2af-" and 64
+    // hex digits. The application's uid ("u-s4t2…") is its public client id.
+    id: "intra42_client_secret",
+    keywords: ["s-s4t2ud-", "s-s4t2af-"],
+    pattern: `${B}s-s4t2(?:ud|af)-[a-f0-9]{64}${E}`,
+  },
+  {
     id: "onepassword_service_account_token",
     keywords: ["ops_eyJ"],
     pattern: `${B}ops_eyJ[A-Za-z0-9+/]{250,8192}={0,3}`,
@@ -203,9 +219,12 @@ export const PLATFORM_RULES: readonly SecretRule[] = [
     pattern: `${B}A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}${E}`,
   },
   {
+    // age's spec: "AGE-SECRET-KEY-" and the Bech32 of the 32-byte key, upper case (Bech32 is read
+    // in either case, never mixed): 58 characters after the separator "1", checksum included.
     id: "age_secret_key",
-    keywords: ["AGE-SECRET-KEY-1"],
-    pattern: `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}${E}`,
+    keywords: ["AGE-SECRET-KEY-1", "age-secret-key-1"],
+    pattern: `${B}(?:AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}|age-secret-key-1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{58})${E}`,
+    placeholders: false,
   },
   // Social and consumer platforms
   {

@@ -3,10 +3,12 @@ import { ASSIGN, after, B, E, named, type SecretRule, UUID, vendorKey } from "./
 /** The second half of the service rules (split for size; the order is the list's). */
 export const MORE_SERVICE_RULES: readonly SecretRule[] = [
   {
-    // The URL, or its path alone (the request line of curl -v: `> POST /services/T…/B…/…`).
+    // The URL, or its path alone (the request line of curl -v: `> POST /services/T…/B…/…`):
+    // incoming webhooks (`/services/`), Workflow Builder webhooks (`/workflows/`) and workflow
+    // triggers (`/triggers/`), with or without the scheme.
     id: "slack_webhook",
     keywords: ["hooks.slack.com", "/services/T"],
-    pattern: String.raw`https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]{20,}|/services/T[A-Z0-9]{8,12}/B[A-Z0-9]{8,12}/[A-Za-z0-9]{24}${E}`,
+    pattern: String.raw`(?:https?://)?${after("A-Za-z0-9.-")}hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,}|/services/T[A-Z0-9]{8,12}/B[A-Z0-9]{8,12}/[A-Za-z0-9]{24}${E}`,
   },
   {
     id: "discord_webhook",
@@ -130,6 +132,14 @@ export const MORE_SERVICE_RULES: readonly SecretRule[] = [
     "message[_-]?bird|msgbird",
     "(?:api[_-]?|access[_-]?)?(?:key|token)",
     "(?:live_|test_)?[A-Za-z0-9]{25}",
+  ),
+  vendorKey(
+    // The OAuth client id of a MessageBird (Bird) app: a UUID, sent beside its client secret.
+    "messagebird_client_id",
+    ["messagebird", "message_bird", "message-bird", "msgbird"],
+    "message[_-]?bird|msgbird",
+    "client[_-]?id",
+    UUID,
   ),
   {
     // The key passed to the SDK: `messagebird.initClient('live_…')`, `messagebird.Client('…')`.

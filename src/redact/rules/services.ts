@@ -205,6 +205,18 @@ export const SERVICE_RULES: readonly SecretRule[] = [
   },
   { id: "frameio_token", keywords: ["fio-u-"], pattern: `${B}fio-u-[A-Za-z0-9_=-]{64}${E}` },
   {
+    // Legacy HubSpot API keys (`hapikey`, a UUID) and private app tokens under a HubSpot name;
+    // the name is judged whole (`hubspot_key_id` is not the key).
+    ...vendorKey(
+      "hubspot_api_key",
+      ["hubspot", "hapikey"],
+      "hubspot|hapi",
+      "(?:api[_-]?|access[_-]?|private[_-]?app[_-]?)?(?:key|token)",
+      String.raw`pat-(?:na|eu|ap)\d-${UUID}|${UUID}`,
+    ),
+    keyed: true,
+  },
+  {
     id: "hubspot_private_app_token",
     keywords: ["pat-na", "pat-eu", "pat-ap"],
     pattern: String.raw`${B}pat-(?:na|eu|ap)\d-${UUID}${E}`,
