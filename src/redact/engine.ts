@@ -43,18 +43,11 @@ import {
 import { findEncodedKeys, findJwkKeys, findPrivateKeys, findPuttyKeys } from "./keys.js";
 import type { Compiled, RuleSet } from "./rule-set.js";
 import type { RedactState, Span } from "./spans.js";
-import { merge } from "./spans.js";
+import { ECHO_MIN, ECHO_TEXT_MAX, ECHO_VALUES, merge } from "./spans.js";
 import { isBlank, isWord, tokenRun, WEAK_TAIL } from "./tails.js";
 import { isTokenChar } from "./tokens.js";
-import {
-  cutView,
-  firstAfter,
-  redrawRegions,
-  type Seam,
-  spanInText,
-  type View,
-  wrapRegions,
-} from "./views.js";
+import { cutView, firstAfter, redrawRegions, type Seam, spanInText, type View } from "./views.js";
+import { pendingWrap, wrapRegions } from "./wraps.js";
 
 /**
  * The redactor behind a `Redactor` function, for the streaming filter: it finds spans (without
@@ -62,6 +55,14 @@ import {
  */
 export interface Engine {
   find(text: string, state?: RedactState): Span[];
+  /**
+   * Where the lines at the end of `text` (whole lines) that the next line could still continue
+   * begin, as a hard-wrapped token: `text.length` when none. A stream holds them back for the
+   * next piece, so the token is judged whole (see `pendingWrap`).
+   */
+  pending(text: string): number;
+  /** True when `text` holds a keyword of a rule or a detector (where a match may begin). */
+  anchored(text: string): boolean;
 }
 
 /**
@@ -403,9 +404,32 @@ export function createEngine(rules: RuleSet): Engine {
     }
   }
 
+  /** The starts of the lines with a keyword hit, as `scan` finds them (the wrap anchors). */
+  const keywordLines = (text: string): number[] => {
+    const starts: number[] = [];
+    let lineEnd = -1;
+    scanner.scan(text, (at) => {
+      if (at <= lineEnd) return;
+      starts.push(text.lastIndexOf("\n", at) + 1);
+      lineEnd = text.indexOf("\n", at);
+      if (lineEnd === -1) lineEnd = text.length;
+    });
+    return starts;
+  };
+
   return {
     find(text: string, state?: RedactState): Span[] {
       return merge(scan(text, state, 0));
+    },
+    pending(text: string): number {
+      return pendingWrap(text, keywordLines);
+    },
+    anchored(text: string): boolean {
+      let hit = false;
+      scanner.scan(text, () => {
+        hit = true;
+      });
+      return hit;
     },
   };
 }
@@ -417,11 +441,6 @@ function nextWide(text: string, from: number): number {
   WIDE.lastIndex = from;
   return WIDE.exec(text)?.index ?? -1;
 }
-
-/** Echoes of a found secret are searched in texts up to this long, for this many values. */
-const ECHO_TEXT_MAX = 1 << 20;
-const ECHO_VALUES = 32;
-const ECHO_MIN = 8;
 
 /** Lines longer than this are folded in overlapping windows. */
 const FOLD_WINDOW = 16 * 1024;
