@@ -55,7 +55,8 @@ export interface Kept {
 }
 
 export interface Keeper extends LineSink {
-  line(text: string, severity: Severity, omittedChars: number, before?: string): void;
+  /** Returns the unit that holds the line: a new one, or the one it repeats. */
+  line(text: string, severity: Severity, omittedChars: number, before?: string): Unit;
   /**
    * `count` lines the decoder did not materialise because they cannot be kept: they are counted,
    * and the repeat and context chains are broken there.
@@ -97,6 +98,7 @@ function detach(text: string): string {
 function hold(unit: Unit): void {
   unit.text = detach(unit.text);
   if (unit.before !== undefined) unit.before = detach(unit.before);
+  if (unit.after !== undefined) unit.after = detach(unit.after);
 }
 
 /**
@@ -275,7 +277,7 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     reservoir.add(open);
   }
 
-  function line(text: string, severity: Severity, omittedChars: number, before?: string): void {
+  function line(text: string, severity: Severity, omittedChars: number, before?: string): Unit {
     lines++;
     if (severity > 0) evidenceLines++;
     if (
@@ -286,7 +288,7 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     ) {
       last.repeat++;
       if (lastTemplate !== undefined) table.repeat(lastTemplate, lines);
-      return;
+      return last;
     }
     // A line seen is mined exactly (its signature first: no tree walk for a known shape).
     const t =
@@ -329,6 +331,7 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     if (severity === 0 && t.runs === 1 && !inHead) holdRare(unit, t);
     recent.push(unit);
     if (recent.length > BEFORE_LINES) recent.shift();
+    return unit;
   }
 
   function skip(count: number): void {

@@ -120,32 +120,40 @@ export function createKeep(o: KeepOptions): Stage<UnitStream, KeptInput> {
 }
 
 /**
- * Redacts each held line once (a line may be in the tail and in an evidence group), in line
- * order, each with the lines before it and the next line when that is held too.
+ * Redacts each held line once (a line may be in the tail and in an evidence group): the held
+ * lines of a section in line order, in runs of lines that follow each other in the input, each
+ * run with the lines before its first and after its last.
  */
 function revealAll(sections: readonly Kept[], reveal: Reveal): void {
   const done: Array<[Unit, Kept]> = [];
-  for (const kept of sections) {
+  sections.forEach((kept, section) => {
     const units = new Set<Unit>();
     for (const list of [kept.head, kept.tail, kept.rare, ...kept.groups.map((g) => g.units)]) {
       for (const u of list) units.add(u);
     }
     const ordered = [...units].sort((a, b) => a.index - b.index);
-    for (let i = 0; i < ordered.length; i++) {
-      const u = ordered[i] as Unit;
-      const next = ordered[i + 1];
-      const raw = u.text;
-      reveal(
-        u,
-        u.before,
-        next !== undefined && next.index === u.index + u.repeat ? next.text : undefined,
-      );
-      delete u.before;
-      if (u.text !== raw && u.template !== undefined)
-        forget(kept.templates.get(u.template), u.text);
-      done.push([u, kept]);
+    for (let i = 0; i < ordered.length; ) {
+      let j = i + 1;
+      while (j < ordered.length) {
+        const prev = ordered[j - 1] as Unit;
+        if ((ordered[j] as Unit).index !== prev.index + prev.repeat) break;
+        j++;
+      }
+      const run = ordered.slice(i, j);
+      const raw = run.map((u) => u.text);
+      const first = run[0] as Unit;
+      const last = run[run.length - 1] as Unit;
+      reveal(run, first.before, last.after, section);
+      run.forEach((u, k) => {
+        delete u.before;
+        delete u.after;
+        if (u.text !== raw[k] && u.template !== undefined)
+          forget(kept.templates.get(u.template), u.text);
+        done.push([u, kept]);
+      });
+      i = j;
     }
-  }
+  });
   // Then the echoes of what was found, in every held line of every section.
   for (const [u, kept] of done) {
     const raw = u.text;

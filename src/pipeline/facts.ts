@@ -141,6 +141,11 @@ export interface RunFacts {
   readonly invisible: InvisibleCounts;
   /** (rule, value) pairs for keyed fingerprints: held only until the meta is built. */
   readonly values: Array<readonly [string, string]>;
+  /**
+   * Secrets the text filter found as the text streamed, by value (with their rule): their other
+   * occurrences go too, as a whole text's redaction takes them. Held only until shaping ends.
+   */
+  echoes?: Map<string, string>;
   readonly degraded: Degradation[];
   /** The handle the whole result was stored under (set by the store stage). */
   handle?: string;

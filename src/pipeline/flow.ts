@@ -28,9 +28,12 @@ export interface EvidenceHints {
 export interface LineSink {
   /**
    * `omittedChars` > 0 when an over-long line was shortened in the middle. `before`: the lines
-   * before it, unredacted, for a sink whose held lines are redacted once the input ends.
+   * before it, unredacted, for a sink whose held lines are redacted once the input ends. A sink
+   * that holds lines may return the unit that holds this one (a new one, or the line it repeats),
+   * so a wrapper can note the lines that come after it (`Unit.after`); what another returns is
+   * not read.
    */
-  line(text: string, severity: Severity, omittedChars: number, before?: string): void;
+  line(text: string, severity: Severity, omittedChars: number, before?: string): unknown;
   skip?(count: number): void;
   /**
    * Looks at the quiet line `text[start, end)` the decoder means to skip, `pending` skipped lines

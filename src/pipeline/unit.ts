@@ -67,8 +67,14 @@ export interface Unit {
   /** A record's position within its array (1-based): arrays share the view by it. */
   readonly rank?: number;
   /**
-   * The lines before this one as they came (up to 3, newline-joined), when the text was not yet
-   * redacted as it passed: redaction of what is shown reads them, then deletes them.
+   * The lines before this one as they came (newline-joined: 3, or more while they are lines of a
+   * token or a block of tokens; see `capture.ts`), when the text was not yet redacted as it
+   * passed: redaction of what is shown reads them, then deletes them.
    */
   before?: string;
+  /**
+   * The lines after this one as they came (newline-joined), while they may be the rest of a token
+   * this line begins (see `capture.ts`): read and deleted as `before` is.
+   */
+  after?: string;
 }

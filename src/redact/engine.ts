@@ -43,19 +43,12 @@ import {
 import { findEncodedKeys, findJwkKeys, findPrivateKeys, findPuttyKeys } from "./keys.js";
 import type { Compiled, RuleSet } from "./rule-set.js";
 import type { RedactState, Span } from "./spans.js";
-import { merge } from "./spans.js";
+import { addEchoes, merge } from "./spans.js";
 import { findDanglingValue, findSplitPairs } from "./split.js";
 import { isBlank, isWord, tokenRun, WEAK_TAIL } from "./tails.js";
 import { isTokenChar } from "./tokens.js";
-import {
-  cutView,
-  firstAfter,
-  redrawRegions,
-  type Seam,
-  spanInText,
-  type View,
-  wrapRegions,
-} from "./views.js";
+import { cutView, firstAfter, redrawRegions, type Seam, spanInText, type View } from "./views.js";
+import { pendingWrap, wrapRegions } from "./wraps.js";
 
 /**
  * The redactor behind a `Redactor` function, for the streaming filter: it finds spans (without
@@ -63,6 +56,14 @@ import {
  */
 export interface Engine {
   find(text: string, state?: RedactState): Span[];
+  /**
+   * Where the lines at the end of `text` (whole lines) that the next line could still continue
+   * begin, as a hard-wrapped token: `text.length` when none. A stream holds them back for the
+   * next piece, so the token is judged whole (see `pendingWrap`).
+   */
+  pending(text: string): number;
+  /** True when `text` holds a keyword of a rule or a detector (where a match may begin). */
+  anchored(text: string): boolean;
 }
 
 /**
@@ -288,29 +289,8 @@ export function createEngine(rules: RuleSet): Engine {
         return !(keepExamples && isExample(value)) && !allowed(s.rule, value);
       });
     }
-    if (depth === 0) echoes(text, out);
+    if (depth === 0) addEchoes(text, out);
     return out;
-  }
-
-  /**
-   * Other occurrences of a secret found once (a tool echoing the value it was given: `bundle
-   * config` repeating a credential, an error quoting the password): redacted too. Bounded to
-   * texts the size of a tool result, and to a few dozen values.
-   */
-  function echoes(text: string, spans: Span[]): void {
-    if (spans.length === 0 || text.length > ECHO_TEXT_MAX) return;
-    const values = new Map<string, Span>();
-    for (const s of spans) {
-      if (s.continued || s.end - s.start < ECHO_MIN || values.size >= ECHO_VALUES) continue;
-      const value = text.slice(s.start, s.end);
-      if (!value.includes("\n") && !values.has(value)) values.set(value, s);
-    }
-    for (const [value, s] of values) {
-      for (let i = text.indexOf(value); i !== -1; i = text.indexOf(value, i + value.length)) {
-        if (i === s.start) continue;
-        spans.push({ rule: s.rule, start: i, end: i + value.length, generality: s.generality });
-      }
-    }
   }
 
   /**
@@ -414,9 +394,32 @@ export function createEngine(rules: RuleSet): Engine {
     }
   }
 
+  /** The starts of the lines with a keyword hit, as `scan` finds them (the wrap anchors). */
+  const keywordLines = (text: string): number[] => {
+    const starts: number[] = [];
+    let lineEnd = -1;
+    scanner.scan(text, (at) => {
+      if (at <= lineEnd) return;
+      starts.push(text.lastIndexOf("\n", at) + 1);
+      lineEnd = text.indexOf("\n", at);
+      if (lineEnd === -1) lineEnd = text.length;
+    });
+    return starts;
+  };
+
   return {
     find(text: string, state?: RedactState): Span[] {
       return merge(scan(text, state, 0));
+    },
+    pending(text: string): number {
+      return pendingWrap(text, keywordLines);
+    },
+    anchored(text: string): boolean {
+      let hit = false;
+      scanner.scan(text, () => {
+        hit = true;
+      });
+      return hit;
     },
   };
 }
@@ -428,11 +431,6 @@ function nextWide(text: string, from: number): number {
   WIDE.lastIndex = from;
   return WIDE.exec(text)?.index ?? -1;
 }
-
-/** Echoes of a found secret are searched in texts up to this long, for this many values. */
-const ECHO_TEXT_MAX = 1 << 20;
-const ECHO_VALUES = 32;
-const ECHO_MIN = 8;
 
 /** Lines longer than this are folded in overlapping windows. */
 const FOLD_WINDOW = 16 * 1024;

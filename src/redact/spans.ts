@@ -64,6 +64,29 @@ export function merge(spans: Span[]): Span[] {
   return merged;
 }
 
+/** Echoes of a found secret are taken in texts up to this long (as the engine's own pass). */
+export const ECHO_TEXT_MAX = 1 << 20;
+/** Values whose echoes are taken, at most, each at least ECHO_MIN characters and on one line. */
+export const ECHO_VALUES = 32;
+export const ECHO_MIN = 8;
+
+/** Notes a found secret's value (within the bounds) so its other occurrences can be taken. */
+export function noteEcho(values: Map<string, string>, value: string, rule: string): void {
+  if (value.length < ECHO_MIN || values.size >= ECHO_VALUES || values.has(value)) return;
+  if (!value.includes("\n")) values.set(value, rule);
+}
+
+/** The occurrences in `text` of the values (unmerged), each named by its value's rule. */
+export function echoesIn(text: string, values: ReadonlyMap<string, string>): Span[] {
+  const spans: Span[] = [];
+  for (const [value, rule] of values) {
+    for (let i = text.indexOf(value); i !== -1; i = text.indexOf(value, i + value.length)) {
+      spans.push({ rule, start: i, end: i + value.length, generality: 0 });
+    }
+  }
+  return spans;
+}
+
 /**
  * Replaces merged, ordered spans with `[REDACTED:<rule>]`. A span over several lines (a private
  * key) becomes one replacement a line, so line numbers after it still match the input.
@@ -82,4 +105,28 @@ export function apply(text: string, spans: readonly Span[]): Redacted {
   }
   out += text.slice(at);
   return { text: out, findings: spans.map(({ rule, start, end }) => ({ rule, start, end })) };
+}
+
+/**
+ * Other occurrences of a secret found once (a tool echoing the value it was given: `bundle
+ * config` repeating a credential, an error quoting the password): redacted too. Bounded to
+ * texts the size of a tool result, and to a few dozen values.
+ *
+ * @example
+ * addEchoes("pw=Xk9… then Xk9…", spans); // a span for the second Xk9… too
+ */
+export function addEchoes(text: string, spans: Span[]): void {
+  if (spans.length === 0 || text.length > ECHO_TEXT_MAX) return;
+  const values = new Map<string, Span>();
+  for (const s of spans) {
+    if (s.continued || s.end - s.start < ECHO_MIN || values.size >= ECHO_VALUES) continue;
+    const value = text.slice(s.start, s.end);
+    if (!value.includes("\n") && !values.has(value)) values.set(value, s);
+  }
+  for (const [value, s] of values) {
+    for (let i = text.indexOf(value); i !== -1; i = text.indexOf(value, i + value.length)) {
+      if (i === s.start) continue;
+      spans.push({ rule: s.rule, start: i, end: i + value.length, generality: s.generality });
+    }
+  }
 }

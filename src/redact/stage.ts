@@ -18,7 +18,7 @@ import { capturing } from "./capture.js";
 import type { CleanOptions, CleanStats } from "./clean.js";
 import { stripInvisible } from "./invisible.js";
 import { type LoadedRedactor, type RedactorLoader, redactorLoader } from "./load.js";
-import { createReveal, type Reveal } from "./reveal.js";
+import { createEchoReveal, createReveal, type Reveal } from "./reveal.js";
 import { scrubErrorText, scrubMessage } from "./scrub.js";
 import { createTextFilter } from "./stream.js";
 
@@ -56,8 +56,9 @@ export interface RedactStage extends Stage<UnitStream, UnitStream> {
   readonly redact: ((text: string) => string) | undefined;
   /**
    * The redaction of held lines for a run whose text was not redacted as it passed (no store
-   * read it): undefined when it was, or redaction is off. The keep stage calls it once per held
-   * line after the input ended; it counts into the run's facts.
+   * read it); for one whose text was, the echoes of the secrets found; undefined when there is
+   * nothing to do, or redaction is off. The keep stage calls it once the input ended; it counts
+   * into the run's facts.
    */
   revealer(facts: RunFacts): Reveal | undefined;
 }
@@ -97,7 +98,13 @@ export function createRedactStage(o: RedactStageOptions): RedactStage {
     },
     revealer(facts) {
       const engine = loaded()?.engine;
-      if (engine === undefined || facts.redactionScope !== "shown") return undefined;
+      if (engine === undefined) return undefined;
+      // Every line was redacted as it passed: what is left is the echoes of what was found.
+      if (facts.redactionScope !== "shown") {
+        return facts.echoes !== undefined && facts.echoes.size > 0
+          ? createEchoReveal(facts)
+          : undefined;
+      }
       return createReveal(engine, facts, o.keepValues);
     },
     async run(stream, ctx) {
@@ -131,7 +138,8 @@ export function createRedactStage(o: RedactStageOptions): RedactStage {
           }
           facts.redactionScope ??= "shown";
           // The target's other members (the store's tap) pass through: it sees the filtered text.
-          return { ...target, sink: capturing(target.sink), filter };
+          const anchored = (line: string) => engine.anchored(line);
+          return { ...target, sink: capturing(target.sink, anchored), filter };
         },
         records: () => cleaned(inner.records(), options, facts),
       }));

@@ -2,7 +2,16 @@ import { stripAnsi, WHOLE_ESCAPE } from "../decode/normalize.js";
 import type { TextFilter as PipelineTextFilter } from "../pipeline/flow.js";
 import type { Engine } from "./engine.js";
 import { type InvisibleCounts, stripInvisible } from "./invisible.js";
-import { apply, merge, type RedactState, type Span } from "./spans.js";
+import { heldFrom, spansAfter } from "./pieces.js";
+import {
+  apply,
+  ECHO_TEXT_MAX,
+  echoesIn,
+  merge,
+  noteEcho,
+  type RedactState,
+  type Span,
+} from "./spans.js";
 import { isTokenChar } from "./tokens.js";
 
 /** What the filter did to a stream, for `meta`. */
@@ -12,6 +21,8 @@ export interface FilterStats {
   readonly invisible: InvisibleCounts;
   /** Up to `keepValues` (rule, value) pairs, for keyed fingerprints; held only until shaping ends. */
   readonly values: Array<readonly [string, string]>;
+  /** Secrets found, by value: their echoes in later pieces (and, at the end, before) go too. */
+  echoes?: Map<string, string>;
 }
 
 /**
@@ -60,17 +71,6 @@ const CARRY_MAX = 64 * 1024;
 const LOOKAHEAD = 16 * 1024;
 /** An escape sequence (OSC 8 hyperlinks included) is at most this long. */
 const ESCAPE_MAX = 4096;
-/** A line of a PEM body: base64 only, as long as key lines are. */
-const KEY_LINE = /^[A-Za-z0-9+/=]{40,80}$/;
-/**
- * A line a hard-wrapped token may go on from: it ends in a token character at a width tools wrap
- * at (`fold`, base64, terminals), or in a soft (`=`) or escaped (`\`) line break. Such lines at
- * the end of a piece wait for the next one, so the token's halves are judged together.
- */
-const WRAP_WIDTHS = new Set([60, 64, 70, 72, 76, 78, 79, 80, 100, 120, 128]);
-const WRAP_END = /[A-Za-z0-9+/=_.~%\\-]$/;
-/** Key lines held back, at most (an 8192-bit RSA key is about 6.5 KiB). */
-const MAX_HELD_KEY = 16 * 1024;
 /** The most of what was passed on that is read again in front of the next piece. */
 const CONTEXT = 2048;
 /** A token cut by the byte cap, at least this long, is removed: it may be part of a secret. */
@@ -106,6 +106,9 @@ export function createTextFilter(options: FilterOptions): TextFilter {
     values: [],
   };
   const state: RedactState = { pem: 0 };
+  // Secrets found so far, for their echoes in later pieces (when every piece is redacted).
+  if (engine !== undefined && full) stats.echoes ??= new Map();
+  const echoes = engine !== undefined && full ? stats.echoes : undefined;
   let carry = "";
   let pendingEscape = "";
 
@@ -127,24 +130,42 @@ export function createTextFilter(options: FilterOptions): TextFilter {
       if (s.continued) continue;
       stats.redactions[s.rule] = (stats.redactions[s.rule] ?? 0) + 1;
       if (stats.values.length < keepValues) stats.values.push([s.rule, text.slice(s.start, s.end)]);
+      if (echoes !== undefined) noteEcho(echoes, text.slice(s.start, s.end), s.rule);
     }
     return apply(text, spans).text;
   }
 
   /**
-   * The end of what was already passed on (as redacted), read again in front of the next piece: a
-   * secret whose name is on one line and its value on the next (`- name: DB_PASSWORD` then
-   * `value: …`, a pretty-printed JWK) may straddle two pieces. Only the new text is redacted.
+   * The end of what was already passed on, as it came (not as redacted), read again in front of
+   * the next piece: a secret whose name is on one line and its value on the next (`- name:
+   * DB_PASSWORD` then `value: …`, a pretty-printed JWK), or a token wrapped across the seam, may
+   * straddle two pieces, and is judged as a whole text's redaction judges it. Only the new text
+   * is redacted.
    */
   let context = "";
+  /** Characters passed on before the piece being redacted (as the rules read them). */
+  let passed = 0;
+  /**
+   * Spans already applied that reach into `context`, at those positions: a match begun there and
+   * found again goes on into the new piece without being counted again. One not among them is a
+   * late find (the lines it began on went before it could be seen whole): counted where found.
+   */
+  let applied: Array<readonly [number, number]> = [];
 
-  function redactLines(raw: string): string {
+  /** `whole`: the piece ends its lines (a piece of an over-long line keeps its returns). */
+  function redactLines(raw: string, whole = true): string {
     if (engine === undefined || raw.length === 0) return raw;
-    const text = raw.includes("\r") ? collapseRedraws(raw, engine) : raw;
+    const text = whole && raw.includes("\r") ? collapseRedraws(raw, engine) : raw;
     if (!full && state.pem === 0 && !triggered(text)) return passLines(text, engine);
-    const spans = spansAfter(engine, context, text, state);
+    let spans = spansAfter(engine, context, text, state, passed - context.length, applied);
+    // A secret found in an earlier piece, echoed here (within a whole text's redaction's bound).
+    if (echoes !== undefined && echoes.size > 0 && passed + text.length <= ECHO_TEXT_MAX) {
+      const more = echoesIn(text, echoes);
+      if (more.length > 0) spans = merge([...spans, ...more]);
+    }
     const out = redactPiece(text, spans);
-    remember(out);
+    note(spans, passed);
+    remember(text);
     // Every line passes here with a store: a long line is over once a line break has passed.
     if (full && inLong && text.includes("\n")) inLong = false;
     return out;
@@ -182,23 +203,47 @@ export function createTextFilter(options: FilterOptions): TextFilter {
       w = end;
     }
     const result = at === 0 ? text : out + text.slice(at);
-    remember(result);
+    remember(text);
     return result;
   }
 
-  /** `text[start, end)` redacted, read after what came before it. */
+  /**
+   * `text[start, end)` redacted, read after what came before it; `text` begins where the piece
+   * being redacted does.
+   */
   function redactRange(text: string, start: number, stop: number, eng: Engine): string {
     const end = stop === -1 ? text.length : stop;
-    const lead = start === 0 ? context : text.slice(Math.max(0, start - CONTEXT), start);
+    const leadFrom = Math.max(0, start - CONTEXT);
+    const lead = start === 0 ? context : text.slice(leadFrom, start);
+    const leadAt = start === 0 ? passed - context.length : passed + leadFrom;
     const piece = text.slice(start, end);
-    return redactPiece(piece, spansAfter(eng, lead, piece, state));
+    const spans = spansAfter(eng, lead, piece, state, leadAt, applied);
+    note(spans, passed + start);
+    return redactPiece(piece, spans);
   }
 
-  /** Keeps the end of what was passed on, from a line start when one is near. */
-  function remember(out: string): void {
-    const tail = Math.max(0, out.length - CONTEXT);
-    const lineStart = out.indexOf("\n", tail) + 1;
-    context = out.endsWith("\n") && lineStart > 0 ? out.slice(lineStart) : out.slice(tail);
+  /** Keeps the spans applied at `at` that reach into what the next piece reads again. */
+  function note(spans: readonly Span[], at: number): void {
+    if (spans.length === 0 && applied.length === 0) return;
+    const keep: Array<readonly [number, number]> = [];
+    // Only the last CONTEXT characters (and the piece's) can be read again.
+    const floor = at - CONTEXT;
+    for (const a of applied) if (a[1] > floor) keep.push(a);
+    for (const s of spans) if (at + s.end > floor) keep.push([at + s.start, at + s.end]);
+    applied = keep;
+  }
+
+  /**
+   * Keeps the end of what was passed on, as it came, from a line start when one is near; `text`
+   * is the piece just passed on (it starts at `passed`).
+   */
+  function remember(text: string): void {
+    // A piece shorter than CONTEXT is read again after the end of the one before it.
+    const all = text.length < CONTEXT ? context + text : text;
+    const tail = Math.max(0, all.length - CONTEXT);
+    const lineStart = tail === 0 ? 0 : all.indexOf("\n", tail - 1) + 1;
+    context = all.endsWith("\n") && lineStart > 0 ? all.slice(lineStart) : all.slice(tail);
+    passed += text.length;
   }
 
   /**
@@ -276,14 +321,12 @@ export function createTextFilter(options: FilterOptions): TextFilter {
     if (full) {
       // A piece of a line longer than any cap: its returns stay for the decoder (see below).
       inLong = true;
-      const out = redactPiece(head, spansAfter(engine, context, head, state));
-      remember(out);
-      return out;
+      return redactLines(head, false);
     }
     // Longer than any line cap: the decoder cuts it, so it is redacted whole, and its rest too.
     // Its returns stay: the line is not over, and the decoder shows its final state from its end.
     const out = redactRange(head, 0, -1, engine);
-    remember(out);
+    remember(head);
     inLong = true;
     return out;
   }
@@ -299,10 +342,11 @@ export function createTextFilter(options: FilterOptions): TextFilter {
     carry = text.slice(nl + 1);
     // Lines of bare key material may be the middle of a private key whose BEGIN line was never
     // seen (the tail of a file): they wait until a line that is not key material shows whether
-    // an END line closes them. Lines a wrapped token may go on from wait for the next line too.
+    // an END line closes them; so do the lines of a block of tokens under a name, and lines a
+    // wrapped token may go on from.
     if (engine !== undefined) {
-      const held = heldLinesAtEnd(lines);
-      if (held < lines.length && lines.length - held + carry.length < MAX_HELD_KEY) {
+      const held = heldFrom(lines, carry.length, engine);
+      if (held < lines.length) {
         carry = lines.slice(held) + carry;
         lines = lines.slice(0, held);
       }
@@ -358,33 +402,6 @@ function unfinishedEscape(text: string): number {
   return WHOLE_ESCAPE.test(text) ? -1 : at;
 }
 
-/**
- * Where the run of lines that ends `text` (after its last newline) and may go on in the next
- * piece begins: bare key-material lines, and lines a wrapped token may continue from.
- */
-function heldLinesAtEnd(text: string): number {
-  let start = text.length;
-  while (start > 0) {
-    const prev = text.lastIndexOf("\n", start - 2) + 1;
-    const line = text.slice(prev, start - 1).replace(/\r$/, "");
-    if (!KEY_LINE.test(line) && !mayContinue(line)) break;
-    start = prev;
-    if (text.length - start > MAX_HELD_KEY) break;
-  }
-  return start;
-}
-
-function mayContinue(line: string): boolean {
-  if (!WRAP_END.test(line)) return false;
-  const last = line.charCodeAt(line.length - 1);
-  return (
-    last === 61 ||
-    last === 92 ||
-    WRAP_WIDTHS.has(line.length) ||
-    WRAP_WIDTHS.has(line.trimStart().length)
-  );
-}
-
 /** The part of a redrawn line a terminal shows: the last non-empty segment after a return. */
 function shownSegment(line: string): [number, number] {
   let end = line.length;
@@ -398,25 +415,4 @@ function shownSegment(line: string): [number, number] {
 
 function isTokenAt(text: string, i: number): boolean {
   return isTokenChar(text.charCodeAt(i), true);
-}
-
-/**
- * The spans of `text` read after `lead` (what came before it, already passed on), shifted to
- * `text`'s own positions; one begun in the lead is marked continued: already redacted there,
- * not a new finding.
- */
-function spansAfter(eng: Engine, lead: string, text: string, state: RedactState): Span[] {
-  const skip = lead.length;
-  const spans: Span[] = [];
-  for (const s of eng.find(lead + text, state)) {
-    if (s.end <= skip) continue;
-    const clipped = s.start < skip;
-    spans.push({
-      ...s,
-      start: Math.max(0, s.start - skip),
-      end: s.end - skip,
-      ...(clipped ? { continued: true } : {}),
-    });
-  }
-  return spans;
 }

@@ -8,6 +8,7 @@
 import type { KeepOptions, KeptInput, RecordTap, TextTap } from "../keep/stage.js";
 import type { RunFacts } from "../pipeline/facts.js";
 import type { Stage } from "../pipeline/run.js";
+import { echoRewrite } from "../redact/reveal.js";
 import type { ResultStore, StoredInfo, StoredResult } from "./store.js";
 import type { RecordsWriter, TextWriter } from "./writers.js";
 
@@ -106,7 +107,10 @@ export function createStoreStage(o: StoreStageOptions): StoreStage {
     }
     const text = kept.textTap;
     if (!text || !writers.has(text)) return undefined;
-    const stored = await (text as TextWriterTap).finish(textInfo(o.info, facts));
+    // The stored text's last pass: echoes of the secrets found, while it is whole in memory.
+    const rewrite = echoRewrite(facts);
+    delete facts.echoes;
+    const stored = await (text as TextWriterTap).finish(textInfo(o.info, facts), rewrite);
     return stored && (await keep(store, stored));
   }
 }

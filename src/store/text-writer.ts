@@ -15,8 +15,11 @@ export const PART_CHARS = 1 << 20;
 export interface TextWriter {
   /** The tap for one section: called with each piece of filtered text, in order. */
   section(name: SectionName): (text: string) => void;
-  /** The manifest, once every part is kept; undefined when nothing was kept. */
-  finish(info: StoredInfo): Promise<StoredText | undefined>;
+  /**
+   * The manifest, once every part is kept; undefined when nothing was kept. `rewrite` is a last
+   * pass over a section's text while it is whole in memory (no part of it kept yet).
+   */
+  finish(info: StoredInfo, rewrite?: (text: string) => string): Promise<StoredText | undefined>;
 }
 
 interface SectionState {
@@ -106,10 +109,19 @@ export function createTextWriter(
         if (s.buffered >= partChars) cut(s, false);
       };
     },
-    async finish(info) {
+    async finish(info, rewrite) {
       if (failed) return undefined;
       sections.sort(bySection);
-      for (const s of sections) cut(s, true);
+      for (const s of sections) {
+        if (rewrite !== undefined && s.parts.length === 0 && s.pieces.length > 0) {
+          const text = rewrite(s.pieces.join(""));
+          chars += text.length - s.buffered;
+          s.chars = text.length;
+          s.pieces = [text];
+          s.buffered = text.length;
+        }
+        cut(s, true);
+      }
       const parts: StoredPart[] = [];
       const stored: StoredSection[] = [];
       for (const s of sections) {
