@@ -37,10 +37,7 @@ export function createStopper(
     else timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
   };
   if (timeoutMs !== undefined && why === undefined) {
-    timer = setTimeout(
-      timeoutMs > MAX_TIMER_MS ? arm : () => fire("timeout"),
-      Math.min(timeoutMs, MAX_TIMER_MS),
-    );
+    timer = setTimeout(arm, Math.min(timeoutMs, MAX_TIMER_MS));
   }
   return {
     // A host's signal outlives the run (one per session, say): its listener goes with the run.

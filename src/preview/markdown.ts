@@ -48,7 +48,8 @@ const QUOTES = /^(?: {0,3}> ?){17,}/;
 /** Indentation a line keeps: each list level under another is read again by recursion. */
 const MAX_INDENT = 32;
 const INDENT = /^[ \t]{33,}/;
-const FENCE = /^ {0,3}(?:`{3,}|~{3,})/;
+/** A code fence as CommonMark opens one: a backtick fence's info string holds no backtick. */
+const FENCE = /^ {0,3}(?:(`{3,})[^`]*|(~{3,}).*)$/;
 
 /**
  * What marked would spend more than linear time or stack on, made plain: a line's blockquote
@@ -60,7 +61,9 @@ const FENCE = /^ {0,3}(?:`{3,}|~{3,})/;
  */
 export function tame(source: string): string {
   const lines = source.split("\n");
-  let fenced = false;
+  // The run of the fence open, if one is: only the same character, as long or longer, with
+  // nothing after it but spaces, closes it.
+  let fenced: string | undefined;
   let start = 0;
   let delimiters = 0;
   const close = (end: number) => {
@@ -72,13 +75,16 @@ export function tame(source: string): string {
   };
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i] as string;
-    if (FENCE.test(line)) {
-      close(i);
-      fenced = !fenced;
+    if (fenced !== undefined) {
+      const run = /^ {0,3}(`+|~+) *$/.exec(line)?.[1];
+      if (run?.[0] === fenced[0] && run.length >= fenced.length) fenced = undefined;
+      start = i + 1;
       continue;
     }
-    if (fenced) {
-      start = i + 1;
+    const fence = FENCE.exec(line);
+    if (fence) {
+      close(i);
+      fenced = fence[1] ?? fence[2];
       continue;
     }
     if (line.trim() === "") {
@@ -94,7 +100,7 @@ export function tame(source: string): string {
       if (c === 0x2a || c === 0x5f || c === 0x7e) delimiters++;
     }
   }
-  if (!fenced) close(lines.length);
+  if (fenced === undefined) close(lines.length);
   return lines.join("\n");
 }
 

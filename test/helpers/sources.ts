@@ -124,3 +124,19 @@ export function gaps(text: string): Array<{ section: string; from: number; to: n
   }
   return out;
 }
+
+/** The text as a stream of its UTF-8 bytes cut at the given offsets (each taken modulo its length). */
+export function streamCutAt(text: string, cuts: readonly number[]): ReadableStream<Uint8Array> {
+  const bytes = bytesOf(text);
+  const points = [...new Set(cuts.map((c) => c % Math.max(1, bytes.byteLength)))].sort(
+    (a, b) => a - b,
+  );
+  const chunks: Uint8Array[] = [];
+  let at = 0;
+  for (const p of points) {
+    if (p > at) chunks.push(bytes.subarray(at, p));
+    at = Math.max(at, p);
+  }
+  chunks.push(bytes.subarray(at));
+  return chunkedStream(chunks).stream;
+}

@@ -265,3 +265,20 @@ describe("hostile round 2: every cut is declared", () => {
     });
   }
 });
+
+describe("hostile round 2: the preview reads code fences as CommonMark does", () => {
+  it("12: a backtick line that cannot open a fence does not hide a block of delimiters", async () => {
+    const lines = Array.from({ length: 2000 }, (_, i) => `_a*_a*${i}_a*_a* word${i}`);
+    const html = renderPreview(`# T\n\n\`\`\`a\`\n${lines.join("\n")}\n`, { mode: "markdown" });
+    expect(html).toContain("_a*_a*1999_a*_a* word1999");
+    expect(html).not.toContain("<em>");
+  });
+
+  it("12: a fence is closed only by its own character, as long or longer (control)", async () => {
+    const html = renderPreview("```\ncode *a* here\n~~~\nstill *code*\n```\n\nSome *prose*.\n", {
+      mode: "markdown",
+    });
+    expect(html).toContain("still *code*");
+    expect(html).toContain("<em>prose</em>");
+  });
+});

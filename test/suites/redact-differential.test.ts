@@ -18,7 +18,7 @@ import {
 } from "agent-airlock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { bytesOf, chunkedStream } from "../helpers/sources.js";
+import { chunkedStream, streamCutAt } from "../helpers/sources.js";
 import {
   base64Lines,
   logLine,
@@ -120,18 +120,7 @@ function streamOf(text: string, cuts: Input["cuts"]): string | ReadableStream<Ui
   if (cuts === "lines") {
     return chunkedStream(text.split(/(?<=\n)/)).stream;
   }
-  const bytes = bytesOf(text);
-  const points = [...new Set(cuts.map((c) => c % Math.max(1, bytes.byteLength)))].sort(
-    (a, b) => a - b,
-  );
-  const chunks: Uint8Array[] = [];
-  let at = 0;
-  for (const p of points) {
-    if (p > at) chunks.push(bytes.subarray(at, p));
-    at = Math.max(at, p);
-  }
-  chunks.push(bytes.subarray(at));
-  return chunkedStream(chunks).stream;
+  return streamCutAt(text, cuts);
 }
 
 async function storedText(store: ResultStore, handle: string): Promise<string> {

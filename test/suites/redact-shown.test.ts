@@ -8,7 +8,7 @@ import { createMemoryStore, redact, shape } from "agent-airlock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { secretCases } from "../fixtures/secrets.js";
-import { bytesOf, chunkedStream, serviceLog, split } from "../helpers/sources.js";
+import { bytesOf, chunkedStream, serviceLog, split, streamCutAt } from "../helpers/sources.js";
 
 /** No 12-character fragment of `secret` is in `text`. */
 function leaks(text: string, secret: string): boolean {
@@ -21,19 +21,8 @@ function leaks(text: string, secret: string): boolean {
 
 /** The text as a stream: one byte a chunk, or cut at the given offsets. */
 function streamOf(text: string, cuts: readonly number[] | "bytes"): ReadableStream<Uint8Array> {
-  const bytes = bytesOf(text);
-  if (cuts === "bytes") return chunkedStream(split(bytes, 1)).stream;
-  const points = [...new Set(cuts.map((c) => c % Math.max(1, bytes.byteLength)))].sort(
-    (a, b) => a - b,
-  );
-  const chunks: Uint8Array[] = [];
-  let at = 0;
-  for (const p of points) {
-    if (p > at) chunks.push(bytes.subarray(at, p));
-    at = Math.max(at, p);
-  }
-  chunks.push(bytes.subarray(at));
-  return chunkedStream(chunks).stream;
+  if (cuts === "bytes") return chunkedStream(split(bytesOf(text), 1)).stream;
+  return streamCutAt(text, cuts);
 }
 
 const chunking = fc.oneof(

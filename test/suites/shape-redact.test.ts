@@ -2,7 +2,14 @@ import { createMemoryStore, redact, shape } from "agent-airlock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { secretCases } from "../fixtures/secrets.js";
-import { bytesOf, chunkedStream, gaps, serviceLog, split } from "../helpers/sources.js";
+import {
+  bytesOf,
+  chunkedStream,
+  gaps,
+  serviceLog,
+  split,
+  streamCutAt,
+} from "../helpers/sources.js";
 
 /** No 12-character fragment of `secret` is in `text`. */
 function leaks(text: string, secret: string): boolean {
@@ -274,18 +281,7 @@ describe("shape: properties", () => {
 
   /** The text as a stream cut at the given byte offsets. */
   function cutStream(text: string, cuts: readonly number[]): ReadableStream<Uint8Array> {
-    const bytes = bytesOf(text);
-    const points = [...new Set(cuts.map((c) => c % Math.max(1, bytes.byteLength)))].sort(
-      (a, b) => a - b,
-    );
-    const chunks: Uint8Array[] = [];
-    let at = 0;
-    for (const p of points) {
-      if (p > at) chunks.push(bytes.subarray(at, p));
-      at = Math.max(at, p);
-    }
-    chunks.push(bytes.subarray(at));
-    return chunkedStream(chunks).stream;
+    return streamCutAt(text, cuts);
   }
 
   it("a secret planted anywhere and split at random chunk boundaries never survives", async () => {
