@@ -126,6 +126,7 @@ export function createResultReader(options: ResultReaderOptions): ResultReader {
   };
   let tokenizer: Promise<ResolvedTokenizer> | undefined;
   let state: ReaderState | undefined;
+  let floor: number | undefined;
   return async function readResult(args: unknown): Promise<Shaped> {
     tokenizer ??= resolveTokenizer(o.tokenizer);
     await redact.ready();
@@ -133,8 +134,48 @@ export function createResultReader(options: ResultReaderOptions): ResultReader {
       tokenizer = undefined;
       throw error;
     });
-    const { readPage, createReaderState } = await import("./store/read.js");
+    const { readPage, createReaderState, errorPage } = await import("./store/read.js");
     state ??= createReaderState();
+    // A host's tokenizer may count far more than the built-in ones: its floor is measured on
+    // the first call, and a reader below it says so on every call (it cannot page).
+    floor ??= typeof o.tokenizer === "string" ? MIN_READ_TOKENS : await floorOf(counter);
+    if (o.maxTokens < floor) {
+      return errorPage(
+        page,
+        counter,
+        "tool/unavailable",
+        `read_result: this reader's maxTokens (${o.maxTokens}) is below the smallest page that reads on under its tokenizer (${floor} tokens); create it with maxTokens of at least ${floor}`,
+        { kind: "records", op: "refused", steps: 0 },
+        false,
+        `read_result: maxTokens must be at least ${floor}`,
+      );
+    }
     return readPage(page, state, store, counter, args);
   };
+}
+
+/**
+ * A page that reads on, at its smallest: the largest fence, a header, one shortened line, a gap
+ * marker and the call. MIN_READ_TOKENS is this page under the built-in encodings, with room.
+ */
+const FLOOR_PROBE = [
+  '<untrusted-data source="tool:read_result" boundary="4294967295">',
+  "[airlock: read_result: evidence lines, in line order, from line 1000000]",
+  "x[airlock: 1000 chars omitted from this line]x",
+  "[airlock: omitted lines 1000001-9999999]",
+  '[airlock: shown 1 of 9999999 lines; to read on call read_result {"handle":"res_0123456789abcdef01234567","evidence":true,"lines":{"from":1000001}}]',
+  '</untrusted-data boundary="4294967295">',
+].join("\n");
+/** FLOOR_PROBE's tokens under o200k_base and cl100k_base alike (counted with gpt-tokenizer). */
+const FLOOR_PROBE_TOKENS = 129;
+
+async function floorOf(counter: ResolvedTokenizer): Promise<number> {
+  let tokens: number;
+  try {
+    tokens = await counter.count(FLOOR_PROBE);
+  } catch {
+    return MIN_READ_TOKENS;
+  }
+  if (!Number.isFinite(tokens) || tokens <= 0) return MIN_READ_TOKENS;
+  return Math.max(MIN_READ_TOKENS, Math.ceil((MIN_READ_TOKENS * tokens) / FLOOR_PROBE_TOKENS));
 }

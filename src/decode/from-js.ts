@@ -14,7 +14,21 @@ type Container = JsonValue[] | JsonObject;
 
 export type FromJs =
   | { readonly ok: true; readonly value: JsonValue }
-  | { readonly ok: false; readonly code: JsonErrorCode; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly code: JsonErrorCode;
+      readonly message: string;
+      /** The read ran out of `budget`: the input's byte cap, not this value, stopped it. */
+      readonly capped?: true;
+    };
+
+/**
+ * Characters a whole read may still take, shared by the values read under it (the records of one
+ * input): every string and key at its full length, as the text path would read their bytes.
+ */
+export interface ReadBudget {
+  left: number;
+}
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -38,6 +52,8 @@ export function fromJs(
    * refused as `json/too-large` while it is read, never after.
    */
   maxChars = Number.POSITIVE_INFINITY,
+  /** Spent as the value is read; when it runs out, the read stops (`capped`), never after. */
+  budget: ReadBudget = { left: Number.POSITIVE_INFINITY },
 ): FromJs {
   const max: JsonLimits = { ...DEFAULT_JSON_LIMITS, ...limits };
   const refuse = (code: JsonErrorCode, message: string): FromJs => ({
@@ -45,6 +61,12 @@ export function fromJs(
     code,
     message: `json: ${message}`,
   });
+  const capped: FromJs = {
+    ok: false,
+    code: "json/too-large",
+    message: "json: the input's byte cap",
+    capped: true,
+  };
   const onPath = new Set<object>();
   // Work items: read `source` into `target[key]`; or leave an object (pop it from the path).
   type Item =
@@ -66,7 +88,10 @@ export function fromJs(
         onPath.delete(item.leave);
         continue;
       }
-      chars += typeof item.key === "string" ? item.key.length + 4 : 1;
+      const own = typeof item.key === "string" ? item.key.length + 4 : 1;
+      chars += own;
+      budget.left -= own;
+      if (budget.left < 0) return capped;
       if (chars > maxChars)
         return refuse("json/too-large", `the value is over ${maxChars} characters as JSON`);
       let value = item.source;
@@ -81,6 +106,9 @@ export function fromJs(
       let children: Array<[string | number, unknown]> | undefined;
       switch (typeof value) {
         case "string":
+          // Spent before the string is looked at: one string met many times costs each time.
+          budget.left -= value.length;
+          if (budget.left < 0) return capped;
           if (!keepLongStrings && value.length > max.maxStringLength)
             return refuse("json/string-too-long", `string longer than ${max.maxStringLength}`);
           if (LONE_SURROGATE.test(value))
@@ -107,14 +135,24 @@ export function fromJs(
           if (item.depth >= max.maxDepth)
             return refuse("json/too-deep", `nesting deeper than ${max.maxDepth}`);
           if (Array.isArray(value)) {
-            if (value.length > max.maxArrayLength)
+            // Read once: a Proxy may answer another length the next time.
+            const length: unknown = value.length;
+            if (typeof length !== "number" || !Number.isSafeInteger(length) || length < 0)
+              return refuse("json/unreadable", "an array whose length is not a count");
+            if (length > max.maxArrayLength)
               return refuse(
                 "json/array-too-long",
                 `array longer than ${max.maxArrayLength} elements`,
               );
-            out = new Array<JsonValue>(value.length).fill(null);
-            children = value.map((v, i) => [i, v]);
+            out = new Array<JsonValue>(length).fill(null);
+            // By index: a hole is null, as JSON.stringify writes it (map would skip it).
+            children = [];
+            for (let i = 0; i < length; i++) children.push([i, value[i]]);
           } else {
+            // A typed array is an object of its indices to JSON: refused by its length, unlisted.
+            const view = ArrayBuffer.isView(value) ? (value as { length?: unknown }) : undefined;
+            if (view && (typeof view.length === "number" ? view.length : 0) > max.maxKeys)
+              return refuse("json/too-many-keys", `more than ${max.maxKeys} keys`);
             const keys = Object.keys(value);
             if (keys.length > max.maxKeys)
               return refuse("json/too-many-keys", `more than ${max.maxKeys} keys`);

@@ -99,6 +99,8 @@ export function findRecordArrays(
         typeof v === "object" &&
         v !== null &&
         !Array.isArray(v) &&
+        // A typed array holds no records, and listing its indices costs its length.
+        !ArrayBuffer.isView(v) &&
         name !== undefined &&
         path.length + 1 < MAX_PATH_DEPTH &&
         ++visits <= MAX_VISITS

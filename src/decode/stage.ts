@@ -94,6 +94,7 @@ async function pump(
         o.records.limits,
         o.records.paths,
         o.records.hashLimit,
+        o.records.maxBytes,
       );
       return;
     }

@@ -7,7 +7,7 @@ import { createRecordFacts } from "../pipeline/facts.js";
 import type { RecordSink } from "../pipeline/flow.js";
 import type { RunContext } from "../pipeline/run.js";
 import type { JsonValue } from "../pipeline/unit.js";
-import { fromJs } from "./from-js.js";
+import { fromJs, type ReadBudget } from "./from-js.js";
 import { createLongString } from "./long-string.js";
 import { findRecordArrays } from "./record-paths.js";
 import type { StructuredLimits } from "./records.js";
@@ -24,8 +24,14 @@ export async function pumpValue(
   paths?: readonly string[],
   /** Blobs up to this many bytes get a SHA-256 in their placeholder (as the text path's do). */
   hashLimit = 0,
+  /**
+   * Characters the records may expand to all together, strings at their full length: a value that
+   * refers to one string from many places is read as the text it stands for, under the same cap.
+   */
+  maxChars = Number.POSITIVE_INFINITY,
 ): Promise<void> {
   const facts = createRecordFacts("json");
+  const budget: ReadBudget = { left: maxChars };
   ctx.facts.records = facts;
   // An element's size as the JSON splitter measures the same element in text: its compact JSON,
   // with each string too long to hold as the placeholder it streams into.
@@ -48,7 +54,7 @@ export async function pumpValue(
   const lengths: number[] = [];
   try {
     found = findRecordArrays(value, { ...(paths !== undefined ? { paths } : {}), sizeOf });
-    for (const { array } of found.sections) lengths.push(array.length);
+    for (const { array } of found.sections) lengths.push(lengthOf(array));
   } catch {
     // A host object whose traps throw where the record arrays are looked for (a revoked Proxy).
     facts.refusal = { code: UNREADABLE_READ.code, message: UNREADABLE_READ.message };
@@ -57,9 +63,10 @@ export async function pumpValue(
   const target = sink();
   if (found.sections.length === 0) {
     facts.shape = "document";
-    const read = fromJs(value, limits, true, limits.maxDocumentChars);
+    const read = fromJs(value, limits, true, limits.maxDocumentChars, budget);
     if (!read.ok) {
-      facts.refusal = { code: read.code, message: read.message };
+      if (read.capped) facts.refusal = capRefusal(maxChars);
+      else facts.refusal = { code: read.code, message: read.message };
       return;
     }
     await target.record(read.value, 0, "document");
@@ -78,19 +85,25 @@ export async function pumpValue(
   const first = found.sections[0]?.path ?? "";
   if (first !== "") facts.envelope = first;
   let index = 0;
-  for (const [at, { path, array }] of found.sections.entries()) {
+  reading: for (const [at, { path, array }] of found.sections.entries()) {
     const section = { path, from: index + 1, count: 0 };
     facts.paths.push(section);
     // By index, not by iterator: a host's array (a Proxy) is read as JSON.stringify reads it.
     const length = lengths[at] as number;
     for (let i = 0; i < length; i++) {
       const element = elementOf(array, i);
-      index++;
-      section.count++;
       const read =
         element === UNREADABLE
           ? UNREADABLE_READ
-          : fromJs(element, limits, true, limits.maxRecordChars);
+          : fromJs(element, limits, true, limits.maxRecordChars, budget);
+      if (!read.ok && "capped" in read) {
+        // The rest is not read, as the byte cap stops a text input: declared as a cut.
+        facts.capped = true;
+        facts.bytes = maxChars;
+        break reading;
+      }
+      index++;
+      section.count++;
       if (!read.ok) {
         facts.refused[read.code] = (facts.refused[read.code] ?? 0) + 1;
         continue;
@@ -113,6 +126,20 @@ const UNREADABLE_READ = {
   code: "json/unreadable",
   message: "json: the value could not be read (a getter or toJSON threw)",
 } as const;
+
+/** A host's array length as a count: a Proxy may answer anything (thrown as unreadable). */
+function lengthOf(array: readonly unknown[]): number {
+  const n: unknown = array.length;
+  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) throw new TypeError("length");
+  return n;
+}
+
+function capRefusal(maxChars: number) {
+  return {
+    code: "json/too-large",
+    message: `json: the document is cut by maxBytes (${maxChars}) and is not an array of records`,
+  } as const;
+}
 
 /** An element of a host's array, or UNREADABLE when its getter or a Proxy trap throws. */
 function elementOf(array: readonly unknown[], i: number): unknown {

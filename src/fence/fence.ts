@@ -105,7 +105,8 @@ export async function fence(
 ): Promise<Fenced> {
   const name = safeToolName(tool);
   const full = form === "full" && (as !== undefined || body.length >= COMPACT_BODY_BELOW);
-  const source = full ? ` source="tool:${name}"` : "";
+  // A fence names its source only when the host named the tool: "tool:tool" says nothing.
+  const source = full && tool !== undefined ? ` source="tool:${name}"` : "";
   if (as !== "bounded" && !canHoldFence(body)) {
     return { text: `<untrusted-data${source}>\n${body}\n</untrusted-data>`, boundary: undefined };
   }

@@ -179,6 +179,7 @@ export function spotlightInstruction(
     const b = boundary ?? "B";
     sentences.push(
       `Each tool result starts with a line <untrusted-data source="${source}" boundary="${b}"> ` +
+        (tool === undefined ? "(source is left out when the tool has no name) " : "") +
         `and ends with the line </untrusted-data boundary="${b}">` +
         (boundary === undefined
           ? ", where B is a string of 16 hexadecimal digits that differs from result to result" +

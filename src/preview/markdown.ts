@@ -34,17 +34,28 @@ const REDACTED_AT_START = new RegExp(`^${REDACTED.source}`);
 export function renderMarkdown(text: string, options: MarkdownOptions): string {
   // Tool output is never markup: every `<` is escaped before marked reads the source, and
   // invisible characters become a mark the inline extension turns into a badge.
+  // Line ends as marked reads them (a lone `\r` is one too), so that tame sees the same lines.
   const source = tame(
-    text.replace(/</g, "&lt;").replace(INVISIBLE, (c) => `\u27E6U+${codePoint(c)}\u27E7`),
+    text
+      .replace(/\r\n?/g, "\n")
+      .replace(/</g, "&lt;")
+      .replace(INVISIBLE, (c) => `\u27E6U+${codePoint(c)}\u27E7`),
   );
   return createMarked(options).parse(source, { async: false }) as string;
 }
 
-/** Blockquote markers a line keeps: marked reads each level by recursion. */
-const MAX_QUOTE_DEPTH = 16;
+/**
+ * Container markers (`>`, `-`, `*`, `+`, `1.`) a line keeps at its start: marked reads each
+ * level by recursion, at a cost that doubles per quote level past about eight.
+ */
+const MAX_CONTAINERS = 8;
 /** Emphasis delimiters a block may hold and still be read as emphasis. */
 const MAX_DELIMITERS = 64;
-const QUOTES = /^(?: {0,3}> ?){17,}/;
+// One marker and the blanks after it; the next marker starts on a non-blank, so a line is
+// matched one way only (linear, whatever the line).
+const CONTAINER = String.raw`(?:>|[-+*](?=[ 	]|$)|\d{1,9}[.)](?=[ 	]|$))[ 	]*`;
+const CONTAINERS = new RegExp(`^[ \t]{0,3}(?:${CONTAINER}){${MAX_CONTAINERS + 1},}`);
+const KEPT_CONTAINERS = new RegExp(`^[ \t]{0,3}(?:${CONTAINER}){${MAX_CONTAINERS}}`);
 /** Indentation a line keeps: each list level under another is read again by recursion. */
 const MAX_INDENT = 32;
 const INDENT = /^[ \t]{33,}/;
@@ -52,12 +63,12 @@ const INDENT = /^[ \t]{33,}/;
 const FENCE = /^ {0,3}(?:(`{3,})[^`]*|(~{3,}).*)$/;
 
 /**
- * What marked would spend more than linear time or stack on, made plain: a line's blockquote
- * markers past the sixteenth and its indentation past 32 columns are dropped, and a block (lines between blank lines, outside code
+ * What marked would spend more than linear time or stack on, made plain: a line's container
+ * markers (quote, list) past the eighth and its indentation past 32 columns are dropped, and a block (lines between blank lines, outside code
  * fences) holding more than 64 emphasis delimiters has them escaped, since marked searches for
  * each one's closer through the rest of the block.
  *
- * @example tame("> ".repeat(3999) + "x"); // sixteen levels of quote, then "x"
+ * @example tame("> ".repeat(3999) + "x"); // eight levels of quote, then "x"
  */
 export function tame(source: string): string {
   const lines = source.split("\n");
@@ -91,8 +102,11 @@ export function tame(source: string): string {
       close(i);
       continue;
     }
-    const deep = QUOTES.exec(line);
-    if (deep) line = lines[i] = `${"> ".repeat(MAX_QUOTE_DEPTH)}${line.slice(deep[0].length)}`;
+    const deep = CONTAINERS.exec(line);
+    if (deep) {
+      const kept = KEPT_CONTAINERS.exec(line)?.[0] ?? "";
+      line = lines[i] = `${kept}${line.slice(deep[0].length)}`;
+    }
     const indent = INDENT.exec(line);
     if (indent) line = lines[i] = `${" ".repeat(MAX_INDENT)}${line.slice(indent[0].length)}`;
     for (let j = 0; j < line.length; j++) {

@@ -24,10 +24,11 @@ export function redactorLoader(options: RedactOptions): RedactorLoader {
   checkRedactOptions(options);
   let loading: Promise<LoadedRedactor> | undefined;
   let loaded: LoadedRedactor | undefined;
+  const own = Object.keys(options).length > 0;
   return {
     load() {
-      loading ??= import("./on-demand.js").then((m) => {
-        loaded = m.compileRedactor(options);
+      loading ??= (own ? compile(options) : builtIn()).then((compiled) => {
+        loaded = compiled;
         return loaded;
       });
       return loading;
@@ -36,4 +37,23 @@ export function redactorLoader(options: RedactOptions): RedactorLoader {
       return loaded;
     },
   };
+}
+
+function compile(options: RedactOptions): Promise<LoadedRedactor> {
+  return import("./on-demand.js").then((m) => m.compileRedactor(options));
+}
+
+/**
+ * The built-in rule set, compiled once for every call that does not change it: a `shape()`
+ * without a shaper compiles its options each time, and the rules were a quarter of a 1 KB
+ * call. What is shared depends only on the code (its patterns are used synchronously, so no
+ * call sees another's `lastIndex`); a failed load is tried again.
+ */
+let builtInRules: Promise<LoadedRedactor> | undefined;
+function builtIn(): Promise<LoadedRedactor> {
+  builtInRules ??= compile({});
+  builtInRules.catch(() => {
+    builtInRules = undefined;
+  });
+  return builtInRules;
 }

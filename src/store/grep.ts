@@ -35,6 +35,15 @@ export interface Matcher {
 
 const MAX_PROGRAM = 4000;
 
+/** Patterns the page header quotes; a longer one is in the call that reads on, and only there. */
+const QUOTED_CHARS = 40;
+
+function named(pattern: string): string {
+  return pattern.length <= QUOTED_CHARS
+    ? JSON.stringify(pattern)
+    : `the call's pattern (${pattern.length} characters)`;
+}
+
 /**
  * @example
  * const m = compileGrep("/time(out|d out)/i");
@@ -46,7 +55,7 @@ export function compileGrep(pattern: string): Matcher | string {
     const needle = pattern.toLowerCase();
     const probe = literalProbe(needle, true);
     return {
-      describe: `lines containing ${JSON.stringify(pattern)} (any case)`,
+      describe: `lines containing ${named(pattern)} (any case)`,
       ...(probe ? { probe } : {}),
       test(line, budget) {
         if (!spend(budget, line.length)) return false;
@@ -72,7 +81,7 @@ export function compileGrep(pattern: string): Matcher | string {
   const scratch = scratchFor(program);
   const probe = literal.length >= 2 ? literalProbe(literal, fold) : undefined;
   return {
-    describe: `lines matching ${JSON.stringify(pattern)}`,
+    describe: `lines matching ${named(pattern)}`,
     ...(probe ? { probe } : {}),
     test(line, budget) {
       const text = fold ? line.toLowerCase() : line;

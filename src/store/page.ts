@@ -117,11 +117,13 @@ export async function errorPage(
   message: string,
   read: ReadMeta,
   retryable = false,
+  /** What the message says in a few words, for a budget too small for it. */
+  brief = message.slice(0, 160),
 ): Promise<Shaped> {
   const facts = createFacts();
   facts.kind = "structured";
   facts.format = "json";
-  for (const text of [message.slice(0, 600), message.slice(0, 160), `read_result: ${code}`]) {
+  for (const text of [message.slice(0, 600), brief, `read_result: ${code}`]) {
     facts.error = { code, message: text, retryable };
     try {
       const fitted = await fitEnvelope(

@@ -306,13 +306,30 @@ export async function readText(
 
   // Sections are laid out in the order shown, whichever level's search reached them first.
   sections.sort((a, b) => ordered.indexOf(a) - ordered.indexOf(b));
+  // A search's page leaves room for what a later page may add: the range in the header and the
+  // gap before its first line (on the first page), a boundary in the fence (a later line may
+  // hold a `<`) and longer numbers. A search that pages at all pages to its end.
+  const last = ordered[ordered.length - 1]?.lines ?? 0;
+  const later =
+    req.lines === undefined ? `[airlock: omitted lines 1-${last}]\n, from line ${last}` : "";
+  // With sections, a later page may be in another: its label, its own gap and the call's name
+  // of it, and the level an evidence search goes down to.
+  const elsewhere = named
+    ? `[airlock: stdout]\n[airlock: omitted stdout lines 1-${last}]\n"section":"stdout","level":"warning",`
+    : "";
+  const reserve =
+    op === "grep" || op === "evidence"
+      ? (await counter.count(
+          `${later}${elsewhere} boundary="0123456789abcdef" boundary="0123456789abcdef"`,
+        )) + 4
+      : 0;
   const page = await fitTextPage(
     {
       sections: sections.map((s) => ({ name: s.name, lines: s.lines })),
       candidates,
       header,
       labelled: named,
-      maxTokens: o.maxTokens,
+      maxTokens: o.maxTokens - reserve,
       next: hint,
     },
     counter,
@@ -327,6 +344,8 @@ export async function readText(
       "tool/invalid-input",
       `read_result: a page of this call does not fit in ${o.maxTokens} tokens with the call that reads on; a shorter grep or a reader with a larger maxTokens reads it`,
       { kind: "text", op, steps: budget.steps },
+      false,
+      `read_result: maxTokens ${o.maxTokens} is too small for this page`,
     );
   }
   const shown = candidates.slice(0, page.shown);

@@ -14,7 +14,7 @@ import { readText } from "./read-text.js";
 import type { ResultStore, StoredResult } from "./store.js";
 import { PartMissing, PartUnavailable } from "./text-source.js";
 
-export { createReaderState } from "./page.js";
+export { createReaderState, errorPage } from "./page.js";
 export type { PageOptions };
 
 /**

@@ -152,7 +152,7 @@ export async function fitTextPage(
   if (found && found.shown > 0) return found;
   // Not even the first line fits whole: it is shown shorter and shorter, so a page always moves on.
   const first = req.candidates[0] as PageLine;
-  for (let chars = Math.floor(lineChars / 2); chars >= 16; chars = Math.floor(chars / 2)) {
+  for (let chars = Math.floor(lineChars / 2); chars >= 8; chars = Math.floor(chars / 2)) {
     const shorter = [unitOf(first, chars)];
     sectionOf.set(shorter[0] as Unit, first.section);
     const fitted = await attempt(1, shorter);

@@ -189,7 +189,18 @@ function sizeOf(
   const sample: string[] = [];
   const sizes = new Map<object, number>();
   const onPath = new Set<object>();
+  // Members visited at most: past them an array's rest is estimated from its members so far (a
+  // sparse array of 2^32 - 1 holes, or a Proxy whose length is 10^12, is not walked hole by hole).
+  let steps = MAX_STEPS;
+  let estimated = false;
+  const text = (v: unknown): string =>
+    typeof v === "bigint" ? `"${v}"` : (JSON.stringify(v) ?? "null");
+  // A long string is its length and quotes (its escapes are left out of the estimate): one
+  // string shared by many members costs nothing more each time, and nothing is hashed by it.
+  const scalarSize = (v: unknown): number =>
+    typeof v === "string" && v.length >= 256 ? v.length + 2 : text(v).length;
   const walk = (key: string, member: unknown): number => {
+    steps--;
     let v = member;
     if (v !== null && typeof v === "object") {
       const toJSON = (v as { toJSON?: unknown }).toJSON;
@@ -197,23 +208,41 @@ function sizeOf(
     }
     const own = key.length > 0 ? key.length + 4 : 1;
     if (v === null || typeof v !== "object") {
-      const text = typeof v === "bigint" ? `"${v}"` : (JSON.stringify(v) ?? "null");
       if (held < limit) {
-        const written = key.length > 0 ? `${JSON.stringify(key)}:${text}` : text;
+        const written = key.length > 0 ? `${JSON.stringify(key)}:${text(v)}` : text(v);
         sample.push(written);
         held += written.length + 1;
       }
-      return own + text.length;
+      return own + scalarSize(v);
     }
     const known = sizes.get(v);
     if (known !== undefined) return own + known;
     if (onPath.has(v)) throw new Error("cycle");
     onPath.add(v);
     let inner = 0;
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) inner += walk(String(i), v[i]);
+    if (ArrayBuffer.isView(v) && viewLength(v) > 1024) {
+      // A long typed array is written as an object of its indices: estimated, never listed.
+      inner = viewLength(v) * 8;
+      estimated = true;
+    } else if (Array.isArray(v)) {
+      const length: unknown = v.length;
+      if (typeof length !== "number" || !Number.isSafeInteger(length)) throw new Error("length");
+      for (let i = 0; i < length; i++) {
+        if (steps <= 0) {
+          inner += Math.round(((length - i) * inner) / Math.max(1, i)) + (length - i);
+          estimated = true;
+          break;
+        }
+        inner += walk(String(i), v[i]);
+      }
     } else {
-      for (const k of Object.keys(v)) {
+      const keys = Object.keys(v);
+      for (const [i, k] of keys.entries()) {
+        if (steps <= 0) {
+          inner += Math.round(((keys.length - i) * inner) / Math.max(1, i));
+          estimated = true;
+          break;
+        }
         const x = (v as Record<string, unknown>)[k];
         if (x !== undefined && typeof x !== "function" && typeof x !== "symbol")
           inner += walk(k, x);
@@ -224,12 +253,22 @@ function sizeOf(
     return own + inner;
   };
   try {
-    return { chars: walk("", value), sample, complete: true };
+    const chars = walk("", value);
+    return { chars, sample, complete: !estimated };
   } catch {
     // A cycle, a getter that throws or nesting past the stack: the sample is all that is known.
     return { chars: held, sample, complete: false };
   }
 }
+
+/** Elements of a typed array (bytes of a DataView). */
+function viewLength(view: ArrayBufferView): number {
+  const length = (view as { length?: unknown }).length;
+  return typeof length === "number" ? length : view.byteLength;
+}
+
+/** Members the size walk visits before it estimates the rest. */
+const MAX_STEPS = 1 << 20;
 
 function utf8Length(text: string): number {
   let n = 0;

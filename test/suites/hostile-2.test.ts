@@ -142,16 +142,121 @@ describe("hostile round 2: read_result pages at small budgets", () => {
     }
     expect(expected).toBe(lines.length + 1);
   }, 60_000);
+
+  it("after the fixes: a long grep either pages to its end or is refused on its first page", async () => {
+    // A 130- or 200-character pattern of `<` read one page at 160 and 180 tokens on 18a0fae,
+    // then dead-ended: the later pages' header and gap were longer than the first's.
+    const store = createMemoryStore();
+    const log = Array.from({ length: 2_000 }, (_, i) =>
+      i % 50 === 0 ? `line ${i} ERROR ${"<".repeat(256)} boom` : `line ${i} ok`,
+    );
+    const handle = (await shape(log.join("\n"), { store, maxTokens: 300 })).meta.handle as string;
+    for (const size of [121, 130, 200, 256]) {
+      for (const maxTokens of [MIN_READ_TOKENS, 180, 200]) {
+        const read = createResultReader({ store, maxTokens });
+        let args: Record<string, unknown> = { handle, grep: "<".repeat(size) };
+        const seen: number[] = [];
+        let last = "";
+        for (let page = 0; page < 60; page++) {
+          const p = await read(args);
+          expect(p.meta.tokens).toBeLessThanOrEqual(maxTokens);
+          last = p.text;
+          if (p.status === "error") {
+            expect(seen, `${size} at ${maxTokens}: refused after ${seen.length} pages`).toEqual([]);
+            break;
+          }
+          seen.push(p.meta.read?.from as number);
+          if (!p.meta.next) break;
+          args = p.meta.next.args as Record<string, unknown>;
+        }
+        if (seen.length > 0)
+          expect(last, `${size} at ${maxTokens}`).toContain("no more lines match");
+      }
+    }
+  }, 120_000);
+
+  it("after the fixes: a long pattern is named in the call that reads on, not twice", async () => {
+    const store = createMemoryStore();
+    const log = Array.from({ length: 500 }, (_, i) => `line ${i} ${"<".repeat(100)} x`);
+    const handle = (await shape(log.join("\n"), { store, maxTokens: 300 })).meta.handle as string;
+    const page = await createResultReader({ store, maxTokens: 400 })({
+      handle,
+      grep: "<".repeat(90),
+    });
+    const header = page.text.split("\n").find((l) => l.startsWith("[airlock: read_result:"));
+    expect(header).toBe(
+      "[airlock: read_result: lines containing the call's pattern (90 characters) (any case)]",
+    );
+    expect(page.meta.next?.args).toMatchObject({ grep: "<".repeat(90) });
+    const short = await createResultReader({ store, maxTokens: 400 })({ handle, grep: "line 1" });
+    expect(short.text).toContain('lines containing "line 1" (any case)');
+  });
+
+  it("after the fixes: a host tokenizer that counts high gets its floor measured, and said", async () => {
+    const store = createMemoryStore();
+    const tokenizer = { name: "per-char", count: (t: string) => t.length };
+    const handle = (await shape(log, { store, maxTokens: 2_000, tokenizer })).meta.handle as string;
+    const low = await createResultReader({ store, maxTokens: 300, tokenizer })({ handle });
+    expect(low.status).toBe("error");
+    expect(low.meta.tokens).toBeLessThanOrEqual(300);
+    expect(low.text).toMatch(/maxTokens (?:\(300\) is below|must be at least) /);
+    const floor = Number(/at least (\d+)/.exec(low.text)?.[1]);
+    expect(floor).toBeGreaterThan(300);
+    // At the floor it named, every kind of call pages (control: the floor is not too low).
+    const read = createResultReader({ store, maxTokens: floor, tokenizer });
+    for (const args of [
+      { handle },
+      { handle, grep: "worker" },
+      { handle, evidence: true },
+      { handle, around: 500 },
+    ]) {
+      const p = await read(args);
+      expect(p.status, JSON.stringify(args)).not.toBe("error");
+      expect(p.meta.tokens).toBeLessThanOrEqual(floor);
+    }
+  });
 });
 
 describe("hostile round 2: the preview of hostile markdown", () => {
-  it("12: quotes nested 3,999 deep render (to sixteen levels) instead of throwing", async () => {
+  it("12: quotes nested 3,999 deep render (to eight levels) instead of throwing", async () => {
     const source = `# Title\n\nSome prose here. And more prose.\n\n${"> ".repeat(3999)}x`;
     const shaped = await shape(source, { contentType: "text/markdown", maxTokens: 8000 });
     const html = renderPreview(shaped);
     expect(html).toContain("Some prose here.");
-    expect(html.match(/<blockquote>/g)?.length).toBe(16);
+    expect(html.match(/<blockquote>/g)?.length).toBe(8);
     expect(html).toMatch(/<p>x<\/p>/);
+  });
+
+  it("after the fixes: 8,000 lines quoted sixteen deep render at eight levels, every line kept", () => {
+    // Each level past about eight doubled marked's time (14.8 s for these lines on 18a0fae).
+    const source = Array.from({ length: 8_000 }, (_, i) => `${"> ".repeat(16)}line ${i}`);
+    const html = renderPreview(source.join("\n"), { mode: "markdown" });
+    expect(html.match(/<blockquote>/g)?.length).toBe(8);
+    expect(html).toContain("line 7999");
+  });
+
+  it("after the fixes: a line of 60,000 list markers renders as eight nested lists", () => {
+    // One line of "- - - …" is a list in a list in a list (11.3 s on 18a0fae).
+    for (const marker of ["- ", "* ", "1. ", "> - "]) {
+      const html = renderPreview(`${marker.repeat(60_000)}x`, { mode: "markdown" });
+      const levels = (html.match(/<ul>|<ol>|<blockquote>/g) ?? []).length;
+      expect(levels).toBe(8);
+      expect(html).toMatch(/x<\/(?:li|p)>/);
+    }
+  });
+
+  it("after the fixes: lines ended by a lone \\r are tamed as marked reads them", () => {
+    // tame split on \n only, and marked reads \r as a line end too: 16 levels were kept.
+    const source = Array.from({ length: 4_000 }, (_, i) => `${"> ".repeat(16)}line ${i}`);
+    const html = renderPreview(source.join("\r"), { mode: "markdown" });
+    expect(html.match(/<blockquote>/g)?.length).toBe(8);
+    expect(html).toContain("line 3999");
+  });
+
+  it("after the fixes: lists and quotes of ordinary depth keep every level (control)", () => {
+    const html = renderPreview("- a\n  - b\n    - c\n\n> > > deep", { mode: "markdown" });
+    expect(html.match(/<ul>/g)?.length).toBe(3);
+    expect(html.match(/<blockquote>/g)?.length).toBe(3);
   });
 
   it("12: a block of unmatched emphasis delimiters is shown literally, whole", async () => {
@@ -242,6 +347,71 @@ describe("hostile round 2: shared references cost what is read, not what they ex
     const shaped = await shape({ first: shared, second: shared, list: [shared, shared] });
     expect(shaped.status).toBe("ok");
     expect(shaped.text.match(/shared-part/g)?.length).toBe(4);
+  });
+});
+
+describe("hostile round 2, after the fixes: lengths and strings a parsed value only claims", () => {
+  // Each case hung synchronously (timeoutMs could not fire) or cost the expanded size on 18a0fae.
+  const huge = (length: unknown) =>
+    new Proxy([] as unknown[], {
+      get: (t, k) => (k === "length" ? length : Reflect.get(t, k)),
+    });
+
+  it("a sparse array of 2^32 - 1 holes is refused by its length, not walked", async () => {
+    const holes: unknown[] = [];
+    holes.length = 2 ** 32 - 1;
+    holes[5] = { level: "ERROR" };
+    for (const input of [holes, { items: holes }]) {
+      const shaped = await shape(input, { maxTokens: 300 });
+      expect(shaped.status).toBe("error");
+      expect(shaped.meta.error?.code).toBe("json/array-too-long");
+    }
+  }, 30_000);
+
+  it("an array Proxy that claims 10^12 elements is refused by its length", async () => {
+    for (const input of [huge(1e12), { rows: huge(1e12) }]) {
+      const shaped = await shape(input, { maxTokens: 300 });
+      expect(shaped.meta.error?.code).toBe("json/array-too-long");
+    }
+  }, 30_000);
+
+  it("an array Proxy whose length throws when read as a number is unreadable, not a raw Error", async () => {
+    const length = {
+      valueOf() {
+        throw new Error("length valueOf");
+      },
+    };
+    for (const input of [huge(length), { rows: huge(length) }, { rows: huge(Number.NaN) }]) {
+      const shaped = await shape(input, { maxTokens: 300 });
+      expect(shaped.status).toBe("error");
+      expect(shaped.meta.error?.code).toMatch(/^json\/unreadable$|^intake\/read-failed$/);
+    }
+  });
+
+  it("a sparse array within bounds reads its holes as null, as JSON.stringify writes them", async () => {
+    const slots: unknown[] = [];
+    slots[3] = "disk full";
+    const shaped = await shape({ config: { slots } });
+    expect(shaped.meta.error).toBeUndefined();
+    expect(shaped.text).toContain('[null,null,null,"disk full"]');
+  });
+
+  it("one 1 MiB string shared by 1,600 records is read up to maxBytes, and the cut is declared", async () => {
+    const s = "x".repeat(1 << 20);
+    const rows = Array.from({ length: 1_600 }, (_, i) => ({ i, s }));
+    const shaped = await shape({ rows }, { maxTokens: 400, maxBytes: 64 << 20 });
+    expect(shaped.meta.truncated).toBe(true);
+    expect(shaped.meta.cuts).toContainEqual(expect.objectContaining({ kind: "bytes" }));
+    expect(shaped.meta.records?.total).toBeLessThan(70);
+    expect(shaped.text).toContain("maxBytes");
+  }, 60_000);
+
+  it("the same records under the cap are read whole (control)", async () => {
+    const s = "x".repeat(1 << 10);
+    const rows = Array.from({ length: 1_600 }, (_, i) => ({ i, s }));
+    const shaped = await shape({ rows }, { maxTokens: 400, maxBytes: 64 << 20 });
+    expect(shaped.meta.cuts).not.toContainEqual(expect.objectContaining({ kind: "bytes" }));
+    expect(shaped.meta.records?.total).toBe(1_600);
   });
 });
 

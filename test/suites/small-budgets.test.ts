@@ -17,7 +17,7 @@ import { o200kCount, serviceLog } from "../helpers/sources.js";
 
 const COMPACT = /^<untrusted-data boundary="(\d{9})">\n[\s\S]*\n<\/untrusted-data boundary="\1">$/;
 const FULL =
-  /^<untrusted-data source="tool:[^"]+" boundary="([0-9a-f]{16})">\n[\s\S]*\n<\/untrusted-data boundary="\1">$/;
+  /^<untrusted-data(?: source="tool:[^"]+")? boundary="([0-9a-f]{16})">\n[\s\S]*\n<\/untrusted-data boundary="\1">$/;
 
 describe("small budgets", () => {
   it("the smallest budget is 16 tokens", async () => {
