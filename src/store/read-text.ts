@@ -20,7 +20,7 @@ import type { ReadRequest } from "./args.js";
 import { compileGrep, type Matcher, type StepBudget } from "./grep.js";
 import { errorPage, type PageOptions, type ReaderState, stepBudget, withRead } from "./page.js";
 import type { ResultStore, StoredText } from "./store.js";
-import { fitTextPage, type PageLine } from "./text-page.js";
+import { fitTextPage, growthReserve, type PageLine } from "./text-page.js";
 import { type SectionText, type StoredLine, scannerProbe, sectionsOf } from "./text-source.js";
 import type { EvidenceLevel } from "./tool.js";
 
@@ -306,35 +306,36 @@ export async function readText(
 
   // Sections are laid out in the order shown, whichever level's search reached them first.
   sections.sort((a, b) => ordered.indexOf(a) - ordered.indexOf(b));
-  // A search's page leaves room for what a later page may add: the range in the header and the
-  // gap before its first line (on the first page), a boundary in the fence (a later line may
-  // hold a `<`) and longer numbers. A search that pages at all pages to its end.
-  const last = ordered[ordered.length - 1]?.lines ?? 0;
-  const later =
-    req.lines === undefined ? `[airlock: omitted lines 1-${last}]\n, from line ${last}` : "";
-  // With sections, a later page may be in another: its label, its own gap and the call's name
-  // of it, and the level an evidence search goes down to.
-  const elsewhere = named
-    ? `[airlock: stdout]\n[airlock: omitted stdout lines 1-${last}]\n"section":"stdout","level":"warning",`
-    : "";
+  // A search's page leaves room for what a later page may add to it, so that a search that
+  // pages at all pages to its end: each page reserves only the growth still to come from where
+  // it is (a page that already holds a boundary or four-digit numbers reserves none for them).
   const reserve =
     op === "grep" || op === "evidence"
-      ? (await counter.count(
-          `${later}${elsewhere} boundary="0123456789abcdef" boundary="0123456789abcdef"`,
-        )) + 4
+      ? await growthReserve(counter, {
+          first: req.lines === undefined,
+          from,
+          last: ordered[ordered.length - 1]?.lines ?? 0,
+          elsewhere: named && !sections.includes(ordered[ordered.length - 1] as SectionText),
+          lower: op === "evidence" && byLevel && req.level === undefined,
+        })
       : 0;
-  const page = await fitTextPage(
-    {
-      sections: sections.map((s) => ({ name: s.name, lines: s.lines })),
-      candidates,
-      header,
-      labelled: named,
-      maxTokens: o.maxTokens - reserve,
-      next: hint,
-    },
-    counter,
-    o.presenter,
-  );
+  const boundary = await counter.count(' boundary="0123456789abcdef" boundary="0123456789abcdef"');
+  const fit = (room: number) =>
+    fitTextPage(
+      {
+        sections: sections.map((s) => ({ name: s.name, lines: s.lines })),
+        candidates,
+        header,
+        labelled: named,
+        maxTokens: o.maxTokens - room,
+        next: hint,
+      },
+      counter,
+      o.presenter,
+    );
+  let page = await fit(reserve + boundary);
+  // Its fence has a boundary already: no later page adds one.
+  if (reserve > 0 && page.boundary !== undefined) page = await fit(reserve);
   // Not even a shortened line fits beside the call that reads on (a long grep, say): the page
   // says so rather than claiming the end.
   if (page.shown === 0 && candidates.length > 0) {

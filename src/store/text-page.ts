@@ -199,3 +199,30 @@ async function notice(
   }
   return page as TextPage;
 }
+
+/**
+ * Tokens a later page of a search may hold beyond this one: on the first, the range in the
+ * header and the gap before its first line; numbers as long as the last line's; another
+ * section's label, gap and name in the call; the level an evidence search goes down to.
+ */
+export async function growthReserve(
+  counter: ResolvedTokenizer,
+  at: {
+    readonly first: boolean;
+    readonly from: number;
+    readonly last: number;
+    readonly elsewhere: boolean;
+    readonly lower: boolean;
+  },
+): Promise<number> {
+  const parts: string[] = [];
+  if (at.first) parts.push(`[airlock: omitted lines 1-${at.last}]\n, from line ${at.last}`);
+  if (at.elsewhere)
+    parts.push(
+      `[airlock: stdout]\n[airlock: omitted stdout lines 1-${at.last}]\n"section":"stdout",`,
+    );
+  if (at.lower) parts.push(`"level":"warning",`);
+  const numbers = (n: number) => counter.count(` ${n}`.repeat(4));
+  const digits = Math.max(0, (await numbers(at.last)) - (await numbers(at.from)));
+  return (parts.length > 0 ? await counter.count(parts.join("")) : 0) + digits + 2;
+}

@@ -175,6 +175,47 @@ describe("hostile round 2: read_result pages at small budgets", () => {
     }
   }, 120_000);
 
+  it("after the fixes: searches over a command's two sections page to their end or are refused on page 1", async () => {
+    // On 0be6623 these dead-ended at pages 22-64: a later page added another section's label,
+    // a fence boundary or longer numbers that the page before had not left room for.
+    const store = createMemoryStore();
+    const long = `${"Z".repeat(60)}/q`;
+    const line = (i: number) =>
+      i % 37 === 0
+        ? `line ${i} ERROR ${long} disk ${"<".repeat((i % 5) * 20)} fail`
+        : i % 53 === 0
+          ? `line ${i} WARN retry ${"w".repeat(300)}`
+          : `line ${i} ok`;
+    const stdout = Array.from({ length: 3000 }, (_, i) => line(i)).join("\n");
+    const stderr = Array.from({ length: 1500 }, (_, i) => line(i * 2 + 1)).join("\n");
+    const handle = (await shape({ stdout, stderr, exitCode: 1 }, { store, maxTokens: 400 })).meta
+      .handle as string;
+    const calls = [
+      { evidence: true, level: "warning" },
+      { grep: "/Z{60}\\/q/i", lines: { from: 500 } },
+      { grep: "/(ERROR|WARN) [Zr]/i" },
+      { grep: `ERROR ${"Z".repeat(45)}` },
+    ];
+    for (const maxTokens of [170, 180, 200, 220]) {
+      const read = createResultReader({ store, maxTokens });
+      for (const call of calls) {
+        let args: Record<string, unknown> = { handle, ...call };
+        let pages = 0;
+        for (; pages < 400; pages++) {
+          const p = await read(args);
+          expect(p.meta.tokens).toBeLessThanOrEqual(maxTokens);
+          if (p.status === "error") {
+            expect(pages, `${JSON.stringify(call)} at ${maxTokens}`).toBe(0);
+            break;
+          }
+          if (!p.meta.next) break;
+          args = p.meta.next.args as Record<string, unknown>;
+        }
+        expect(pages).toBeLessThan(400);
+      }
+    }
+  }, 240_000);
+
   it("after the fixes: a long pattern is named in the call that reads on, not twice", async () => {
     const store = createMemoryStore();
     const log = Array.from({ length: 500 }, (_, i) => `line ${i} ${"<".repeat(100)} x`);
