@@ -150,7 +150,23 @@ export function createResultReader(options: ResultReaderOptions): ResultReader {
         `read_result: maxTokens must be at least ${floor}`,
       );
     }
-    return readPage(page, state, store, counter, args);
+    try {
+      return await readPage(page, state, store, counter, args);
+    } catch (error) {
+      // Only the host's tokenizer throws here (readPage answers everything else as a page): the
+      // page that says so is counted by characters, at least its tokens under any encoding
+      // that gives a token a character or more.
+      const chars: ResolvedTokenizer = { name: counter.name, count: async (t) => t.length };
+      const code = error instanceof AirlockError ? error.code : "fit/tokenizer-failed";
+      return errorPage(
+        page,
+        chars,
+        "tool/unavailable",
+        `read_result: the reader's tokenizer failed (${code}); try again`,
+        { kind: "records", op: "refused", steps: 0 },
+        true,
+      );
+    }
   };
 }
 

@@ -28,6 +28,8 @@ export type FromJs =
  */
 export interface ReadBudget {
   left: number;
+  /** Objects refused for their key count: met again (shared), refused without listing them. */
+  readonly wide?: WeakSet<object>;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -153,9 +155,13 @@ export function fromJs(
             const view = ArrayBuffer.isView(value) ? (value as { length?: unknown }) : undefined;
             if (view && (typeof view.length === "number" ? view.length : 0) > max.maxKeys)
               return refuse("json/too-many-keys", `more than ${max.maxKeys} keys`);
-            const keys = Object.keys(value);
-            if (keys.length > max.maxKeys)
+            if (budget.wide?.has(value))
               return refuse("json/too-many-keys", `more than ${max.maxKeys} keys`);
+            const keys = Object.keys(value);
+            if (keys.length > max.maxKeys) {
+              budget.wide?.add(value);
+              return refuse("json/too-many-keys", `more than ${max.maxKeys} keys`);
+            }
             out = {};
             children = keys.map((k) => [k, (value as Record<string, unknown>)[k]]);
           }

@@ -53,8 +53,17 @@ export function findRecordArrays(
   /** Sections taken for their name alone. */
   let named = 0;
 
+  /** Arrays measured already: one array under many keys is measured once. */
+  const decided = new Map<readonly unknown[], "size" | "name" | undefined>();
   /** Whether an undecided array holds enough to be records, and whether by its name alone. */
   const decide = (array: readonly unknown[], eager: boolean): "size" | "name" | undefined => {
+    const key = eager ? undefined : array;
+    if (key !== undefined && decided.has(key)) return decided.get(key);
+    const by = measure(array, eager);
+    if (key !== undefined) decided.set(key, by);
+    return by;
+  };
+  const measure = (array: readonly unknown[], eager: boolean): "size" | "name" | undefined => {
     let chars = 0;
     for (let i = 0; i < array.length; i++) {
       const size = options.sizeOf(jsonOf(array[i], String(i)));

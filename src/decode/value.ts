@@ -31,11 +31,22 @@ export async function pumpValue(
   maxChars = Number.POSITIVE_INFINITY,
 ): Promise<void> {
   const facts = createRecordFacts("json");
-  const budget: ReadBudget = { left: maxChars };
+  const budget: ReadBudget = { left: maxChars, wide: new WeakSet() };
   ctx.facts.records = facts;
   // An element's size as the JSON splitter measures the same element in text: its compact JSON,
   // with each string too long to hold as the placeholder it streams into.
+  // One element met from many arrays is measured once.
+  const sizes = new Map<unknown, number>();
   const sizeOf = (element: unknown) => {
+    if (typeof element !== "object" || element === null) return measure(element);
+    let size = sizes.get(element);
+    if (size === undefined) {
+      size = measure(element);
+      sizes.set(element, size);
+    }
+    return size;
+  };
+  const measure = (element: unknown) => {
     const read = fromJs(element, limits, true, limits.maxRecordChars);
     if (!read.ok) return -1;
     let size = 0;
@@ -91,6 +102,11 @@ export async function pumpValue(
     // By index, not by iterator: a host's array (a Proxy) is read as JSON.stringify reads it.
     const length = lengths[at] as number;
     for (let i = 0; i < length; i++) {
+      // A value is read in microtasks: the deadline is checked against the clock, as at a read.
+      if (ctx.stopper?.due()) {
+        facts.stopped = ctx.stopper.reason() ?? "timeout";
+        break reading;
+      }
       const element = elementOf(array, i);
       const read =
         element === UNREADABLE

@@ -20,8 +20,8 @@ export interface ShortenStats {
 }
 
 /**
- * A copy of `value` for display, each string longer than `maxChars` cut in its middle with an
- * in-value marker (never inside a surrogate pair or a redaction marker). The stored record is
+ * A copy of `value` for display, each string (and object key) longer than `maxChars` cut in its
+ * middle with an in-value marker (never inside a surrogate pair or a redaction marker). The stored record is
  * untouched.
  *
  * @example
@@ -45,7 +45,10 @@ export function shorten(value: JsonValue, maxChars: number, stats?: ShortenStats
         copy = Array.isArray(v) ? [] : {};
         work.push([v, copy]);
       }
-      put(target, k, copy);
+      // A key is cut as a value is (a key of 100,000 letters cost the tokenizer seconds).
+      const key =
+        typeof k === "string" && k.length > maxChars ? shortenString(k, maxChars, stats) : k;
+      put(target, key, copy);
     }
   }
   return out[0] as JsonValue;

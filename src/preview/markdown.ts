@@ -56,6 +56,9 @@ const MAX_DELIMITERS = 64;
 const CONTAINER = String.raw`(?:>|[-+*](?=[ 	]|$)|\d{1,9}[.)](?=[ 	]|$))[ 	]*`;
 const CONTAINERS = new RegExp(`^[ \t]{0,3}(?:${CONTAINER}){${MAX_CONTAINERS + 1},}`);
 const KEPT_CONTAINERS = new RegExp(`^[ \t]{0,3}(?:${CONTAINER}){${MAX_CONTAINERS}}`);
+const CONTAINER_START = new RegExp(`^[ \\t]{0,3}${CONTAINER}`);
+/** Lines a list item or a quote may go on without a marker before its block is ended. */
+const MAX_LAZY = 64;
 /** Indentation a line keeps: each list level under another is read again by recursion. */
 const MAX_INDENT = 32;
 const INDENT = /^[ \t]{33,}/;
@@ -77,6 +80,8 @@ export function tame(source: string): string {
   let fenced: string | undefined;
   let start = 0;
   let delimiters = 0;
+  /** Lines since the block's last container marker (-1: no container in this block). */
+  let lazy = -1;
   const close = (end: number) => {
     if (delimiters > MAX_DELIMITERS) {
       for (let i = start; i < end; i++) lines[i] = (lines[i] as string).replace(/[*_~]/g, "\\$&");
@@ -100,6 +105,7 @@ export function tame(source: string): string {
     }
     if (line.trim() === "") {
       close(i);
+      lazy = -1;
       continue;
     }
     const deep = CONTAINERS.exec(line);
@@ -109,6 +115,15 @@ export function tame(source: string): string {
     }
     const indent = INDENT.exec(line);
     if (indent) line = lines[i] = `${" ".repeat(MAX_INDENT)}${line.slice(indent[0].length)}`;
+    // Lines that go on a list item or a quote without a marker of their own: marked reads the
+    // item again for each, so past MAX_LAZY the block is ended before the next one.
+    if (CONTAINER_START.test(line)) lazy = 0;
+    else if (lazy >= 0 && ++lazy > MAX_LAZY) {
+      close(i);
+      start = i;
+      lines[i] = `\n${line}`;
+      lazy = -1;
+    }
     for (let j = 0; j < line.length; j++) {
       const c = line.charCodeAt(j);
       if (c === 0x2a || c === 0x5f || c === 0x7e) delimiters++;

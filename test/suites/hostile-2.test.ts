@@ -233,6 +233,23 @@ describe("hostile round 2: read_result pages at small budgets", () => {
     expect(short.text).toContain('lines containing "line 1" (any case)');
   });
 
+  it("after the fixes: a host tokenizer that starts throwing gets an error page, never a rejection", async () => {
+    const store = createMemoryStore();
+    const handle = (await shape(log, { store, maxTokens: 2_000 })).meta.handle as string;
+    let calls = 0;
+    const tokenizer = {
+      name: "flaky",
+      count: (t: string) => {
+        if (++calls > 3) throw new Error("tokenizer down");
+        return Math.ceil(t.length / 4);
+      },
+    };
+    const page = await createResultReader({ store, maxTokens: 400, tokenizer })({ handle });
+    expect(page.status).toBe("error");
+    expect(page.meta.error?.code).toBe("tool/unavailable");
+    expect(page.text).toContain("tokenizer failed");
+  });
+
   it("after the fixes: a host tokenizer that counts high gets its floor measured, and said", async () => {
     const store = createMemoryStore();
     const tokenizer = { name: "per-char", count: (t: string) => t.length };
@@ -292,6 +309,18 @@ describe("hostile round 2: the preview of hostile markdown", () => {
     const html = renderPreview(source.join("\r"), { mode: "markdown" });
     expect(html.match(/<blockquote>/g)?.length).toBe(8);
     expect(html).toContain("line 3999");
+  });
+
+  it("after the fixes: a list item with 40,000 lazy continuation lines renders them all, as paragraphs", () => {
+    // marked read the item again for each lazy line (80,000 characters: 7.3 s on 0be6623).
+    for (const first of ["- a", "1. a", "> - a"]) {
+      const html = renderPreview(`${first}\n${"b\n".repeat(39_999)}z-end\n`, { mode: "markdown" });
+      expect(html).toContain("z-end");
+      expect(html.match(/\bb\b/g)?.length).toBe(39_999);
+    }
+    // A short lazy continuation stays in its item (control).
+    const short = renderPreview("- a\nb\nc\n", { mode: "markdown" });
+    expect(short).toMatch(/<li>a\s*b\s*c<\/li>/);
   });
 
   it("after the fixes: lists and quotes of ordinary depth keep every level (control)", () => {
@@ -445,6 +474,27 @@ describe("hostile round 2, after the fixes: lengths and strings a parsed value o
     expect(shaped.meta.cuts).toContainEqual(expect.objectContaining({ kind: "bytes" }));
     expect(shaped.meta.records?.total).toBeLessThan(70);
     expect(shaped.text).toContain("maxBytes");
+  }, 60_000);
+
+  it("a key of 100,000 letters is cut as a long value is, and its record shown", async () => {
+    // Keys were not shortened: the tokenizer spent 5.8 s on one (22 s at 200,000), as text too.
+    const key = "k".repeat(100_000);
+    for (const input of [[{ [key]: 0, b: 1 }], JSON.stringify([{ [key]: 0, b: 1 }])]) {
+      const shaped = await shape(input, { maxTokens: 300 });
+      expect(shaped.text).toMatch(/"k+…\[airlock: \d+ chars omitted from this value\]…k+":0,"b":1/);
+      expect(shaped.meta.tokens).toBeLessThanOrEqual(300);
+    }
+  });
+
+  it("records that all refer to one big nested array stop at timeoutMs, and say so", async () => {
+    // Each record is 3 M numbers by reference; a value is read in microtasks, so no timer
+    // fired: 20 of them took 9.9 s with timeoutMs 2,000 and declared no cut.
+    const inner = new Array(1_000).fill(0);
+    const mid = new Array(3_000).fill(inner);
+    const rows = Array.from({ length: 20 }, (_, i) => ({ i, m: mid }));
+    const shaped = await shape({ rows }, { maxTokens: 300, timeoutMs: 1_000 });
+    expect(shaped.meta.cuts).toContainEqual(expect.objectContaining({ kind: "stopped" }));
+    expect(shaped.meta.records?.total).toBeLessThan(20);
   }, 60_000);
 
   it("the same records under the cap are read whole (control)", async () => {
