@@ -8,6 +8,7 @@
  */
 import { forTheModel, type McpCallToolResult, type McpContent } from "../adapters/content.js";
 import type { Schema } from "../contract/contract.js";
+import { fromJs } from "../decode/from-js.js";
 import { lazyTokenizer } from "../fit/tokenizer.js";
 import { compileOptions, MIN_MAX_TOKENS } from "../options/compile.js";
 import { compileMcpOptions, type McpShapeOptions } from "../options/mcp.js";
@@ -152,13 +153,21 @@ export function createCallToolResultShaper(options: McpShapeOptions = {}): CallT
       else if (part.type === "resource" && "text" in part.resource)
         said += part.resource.text.length;
     }
-    let json: string | undefined;
-    try {
-      json = JSON.stringify(value);
-    } catch {
+    // Whether its JSON is longer than the tool's own text by VIEW_RATIO, read no further than
+    // that (ten million holes were written out whole to be measured).
+    const within = said * VIEW_RATIO;
+    const probe = fromJs(value, {}, true, within + 1);
+    if (!probe.ok && (probe.code === "json/unreadable" || probe.code === "json/cycle"))
       return undefined;
+    if (probe.ok) {
+      let json: string | undefined;
+      try {
+        json = JSON.stringify(value);
+      } catch {
+        return undefined;
+      }
+      if (json === undefined || within >= json.length) return undefined;
     }
-    if (json === undefined || said * VIEW_RATIO >= json.length) return undefined;
     // A small budget is the tool's own text's: a view would crowd it out.
     if (o.maxTokens < VIEW_MIN_TOKENS) return undefined;
     const shaper = shaperFor("application/json", isError);

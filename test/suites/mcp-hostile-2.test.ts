@@ -584,3 +584,24 @@ describe("break 20: no long run in structuredContent or next reaches the tokeniz
     expect(tokens(out.text)).toBeLessThanOrEqual(4000);
   });
 });
+
+describe("MCP, after the fixes: structuredContent is bounded before it is copied", () => {
+  it("ten million holes in an in-process structuredContent are left out, said, not written out", async () => {
+    // On 0be6623 the holes were copied through JSON.stringify twice (5.8 s, 1.1 GB).
+    const items: unknown[] = [];
+    items.length = 10_000_000;
+    items[5] = { level: "ERROR" };
+    const result = { content: [{ type: "text", text: "ok" }], structuredContent: { items } };
+    const shaped = await shapeCallToolResult(result as McpCallToolResult, { maxTokens: 2000 });
+    expect(shaped.structuredContent).toBeUndefined();
+    const text = shaped.content.map((c) => ("text" in c ? c.text : "")).join("\n");
+    expect(text).toContain("structuredContent left out: it is past what airlock reads of it");
+  }, 60_000);
+
+  it("a structuredContent of ordinary size is still sent (control)", async () => {
+    const rows = Array.from({ length: 50 }, (_, i) => ({ id: i, ok: true }));
+    const result = { content: [{ type: "text", text: "ok" }], structuredContent: { rows } };
+    const shaped = await shapeCallToolResult(result as McpCallToolResult, { maxTokens: 2000 });
+    expect(shaped.structuredContent).toEqual({ rows });
+  });
+});
