@@ -320,7 +320,7 @@ export async function readText(
         })
       : 0;
   const boundary = await counter.count(' boundary="0123456789abcdef" boundary="0123456789abcdef"');
-  const fit = (room: number) =>
+  const fitWithin = (room: number) =>
     fitTextPage(
       {
         sections: sections.map((s) => ({ name: s.name, lines: s.lines })),
@@ -333,9 +333,9 @@ export async function readText(
       counter,
       o.presenter,
     );
-  let page = await fit(reserve + boundary);
+  let page = await fitWithin(reserve + boundary);
   // Its fence has a boundary already: no later page adds one.
-  if (reserve > 0 && page.boundary !== undefined) page = await fit(reserve);
+  if (reserve > 0 && page.boundary !== undefined) page = await fitWithin(reserve);
   // Not even a shortened line fits beside the call that reads on (a long grep, say): the page
   // says so rather than claiming the end.
   if (page.shown === 0 && candidates.length > 0) {
