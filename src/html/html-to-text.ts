@@ -120,13 +120,14 @@ export async function* pageParts(
     yield* piece();
   }
   function* piece(): Generator<PagePart> {
-    const { root, continued } = builder.take();
+    const { root, continued, open } = builder.take();
     const rendered = renderText(
       [root],
       { links: false, maxLinks: 0, baseUrl: undefined, continued },
       builder.removed,
     ).text;
-    if (rendered !== "") yield { kind: "text", text: `${rendered}\n\n` };
+    // A piece cut inside a paragraph goes on in the next one on the same line.
+    if (rendered !== "") yield { kind: "text", text: `${rendered}${open ? " " : "\n\n"}` };
   }
   if (typeof input === "string") {
     // Bytes are counted as UTF-8, like every other input; a string over the cap is cut at a

@@ -18,6 +18,8 @@ export interface TakenPiece {
    * list whose first items are), how many list items that piece already showed; else undefined.
    */
   readonly continued: (el: HtmlElement) => number | undefined;
+  /** The piece ends inside a run of text that goes on in the next (cut after a space). */
+  readonly open: boolean;
 }
 
 /** Text of the open element held back to end on a word (or line) at most: past it, it is cut. */
@@ -47,6 +49,7 @@ export function takeComplete(
   const filled: boolean[] = [];
   let held = 0;
   let inPre = false;
+  let open = false;
   for (let i = 0; i < path.length; i++) {
     const e = path[i] as HtmlElement;
     inPre ||= e.tag === "pre";
@@ -57,6 +60,8 @@ export function takeComplete(
       if (last === path[i + 1]) done--;
       else if (typeof last === "string") {
         const cut = completeUpTo(last, inPre);
+        // The text still growing goes on in the next piece, on the same line (outside `pre`).
+        if (!inPre && cut > 0 && cut < last.length) open = true;
         if (cut < last.length) {
           kids[done - 1] = last.slice(cut);
           held += last.length - cut;
@@ -94,7 +99,7 @@ export function takeComplete(
   }
   // A begun element closed since is taken whole, as itself: what it showed is in `begun`.
   const continued = (el: HtmlElement) => (before.has(el) ? before.get(el) : begun.get(el));
-  return { piece: { root: copies[0] as HtmlElement, continued }, depth: path.length, held };
+  return { piece: { root: copies[0] as HtmlElement, continued, open }, depth: path.length, held };
 }
 
 /**

@@ -16,6 +16,9 @@ import {
 import { createHtmlParser } from "./parse.js";
 import { type TakenPiece, takeComplete } from "./take.js";
 
+/** What a piece of text joined to the one before it weighs beyond its characters. */
+const ROPE_NODE = 32;
+
 export type { TakenPiece } from "./take.js";
 
 export interface HtmlElement {
@@ -264,8 +267,12 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
       weight += text.length;
       const children = current.children;
       const last = children.length - 1;
-      if (last >= 0 && typeof children[last] === "string") children[last] += text;
-      else children.push(text);
+      if (last >= 0 && typeof children[last] === "string") {
+        // Joined as a rope (a node per piece, past what its characters weigh): counted, so
+        // that a run of texts with nothing between them (tags past MAX_DEPTH) is taken early.
+        children[last] += text;
+        weight += ROPE_NODE;
+      } else children.push(text);
     },
     oncomment(text) {
       count(removed, "comment");

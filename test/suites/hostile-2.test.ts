@@ -543,3 +543,23 @@ describe("hostile round 2: the preview reads code fences as CommonMark does", ()
     expect(html).toContain("<em>prose</em>");
   });
 });
+
+describe("hostile round 2, after the fixes: a page streamed in pieces", () => {
+  it("a paragraph cut between pieces goes on on its line, and no two paragraphs are joined", async () => {
+    // Each piece of a streamed page ended its last paragraph: one 3 MB paragraph came out as
+    // five (0be6623). Texts joined with nothing between them (tags past the depth bound) also
+    // weighed only their characters, so the rope they made went past a 64 MiB heap.
+    const one = `<html><body><p>${"word ".repeat(600_000)}the end of it</p><p>next para</p></body></html>`;
+    const shaped = await shape(one, { contentType: "text/html", maxTokens: 100_000 });
+    const starts = shaped.text.split("\n").filter((l) => l.startsWith("word"));
+    expect(starts.length).toBeLessThanOrEqual(2);
+    expect(shaped.text).toContain("the end of it\n\nnext para");
+    const many = `<html><body><div>${Array.from(
+      { length: 60_000 },
+      (_, i) => `<p>para ${i} has some words in it</p>\n  `,
+    ).join("")}</div></body></html>`;
+    const paras = await shape(many, { contentType: "text/html", maxTokens: 1_000_000 });
+    expect(paras.text).not.toMatch(/para \d+ has some words in it para/);
+    expect(paras.text).toContain("para 59999 has some words in it");
+  }, 120_000);
+});
