@@ -15,6 +15,7 @@ import {
   REDACTED,
   redactedBadge,
 } from "./escape.js";
+import { keepCells, showDefinition, tableCells } from "./hidden-text.js";
 
 /** What the markdown renderer needs of the preview's options. */
 export interface MarkdownOptions {
@@ -82,6 +83,8 @@ export function tame(source: string): string {
   let delimiters = 0;
   /** Lines since the block's last container marker (-1: no container in this block). */
   let lazy = -1;
+  /** In a table: the cells of its header. */
+  let cells: number | undefined;
   const close = (end: number) => {
     if (delimiters > MAX_DELIMITERS) {
       for (let i = start; i < end; i++) lines[i] = (lines[i] as string).replace(/[*_~]/g, "\\$&");
@@ -101,11 +104,13 @@ export function tame(source: string): string {
     if (fence) {
       close(i);
       fenced = fence[1] ?? fence[2];
+      cells = undefined;
       continue;
     }
     if (line.trim() === "") {
       close(i);
       lazy = -1;
+      cells = undefined;
       continue;
     }
     const deep = CONTAINERS.exec(line);
@@ -115,6 +120,9 @@ export function tame(source: string): string {
     }
     const indent = INDENT.exec(line);
     if (indent) line = lines[i] = `${" ".repeat(MAX_INDENT)}${line.slice(indent[0].length)}`;
+    line = lines[i] = showDefinition(line);
+    if (cells !== undefined) line = lines[i] = keepCells(line, cells);
+    else if (i > start) cells = tableCells(lines[i - 1] as string, line);
     // Lines that go on a list item or a quote without a marker of their own: marked reads the
     // item again for each, so past MAX_LAZY the block is ended before the next one.
     if (CONTAINER_START.test(line)) lazy = 0;

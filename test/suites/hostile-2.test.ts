@@ -323,6 +323,21 @@ describe("hostile round 2: the preview of hostile markdown", () => {
     expect(short).toMatch(/<li>a\s*b\s*c<\/li>/);
   });
 
+  it("after the fixes: a table row's surplus cells and a reference definition are shown, not dropped", () => {
+    // marked drops both (as GFM says): the person watching did not see tool text the model read.
+    const table = renderPreview("a|b\n-|-\nx|y|token=HIDDEN1", { mode: "markdown" });
+    expect(table).toContain("token=HIDDEN1");
+    expect(table).toContain("<table>");
+    const definition = renderPreview('see below\n\n[x]: http://HIDDEN2.example/ "HIDDEN3"', {
+      mode: "markdown",
+    });
+    expect(definition).toContain("HIDDEN2");
+    expect(definition).toContain("HIDDEN3");
+    // A row within its header's cells is a table row as before (control).
+    const plain = renderPreview("| a | b |\n|---|---|\n| x | y |", { mode: "markdown" });
+    expect(plain).toMatch(/<td>x<\/td>\s*<td>y<\/td>/);
+  });
+
   it("after the fixes: lists and quotes of ordinary depth keep every level (control)", () => {
     const html = renderPreview("- a\n  - b\n    - c\n\n> > > deep", { mode: "markdown" });
     expect(html.match(/<ul>/g)?.length).toBe(3);
