@@ -52,6 +52,11 @@ export function renderMarkdown(text: string, options: MarkdownOptions): string {
 const MAX_CONTAINERS = 8;
 /** Emphasis delimiters a block may hold and still be read as emphasis. */
 const MAX_DELIMITERS = 64;
+/**
+ * Link openers a block may hold and still be read as links: marked looks for each one's closer
+ * through the rest of the block (80,000 unclosed `[`: 1.5 s). Past it the block's `[` are text.
+ */
+const MAX_BRACKETS = 512;
 // One marker and the blanks after it; the next marker starts on a non-blank, so a line is
 // matched one way only (linear, whatever the line).
 const CONTAINER = String.raw`(?:>|[-+*](?=[ 	]|$)|\d{1,9}[.)](?=[ 	]|$))[ 	]*`;
@@ -85,11 +90,16 @@ export function tame(source: string): string {
   let lazy = -1;
   /** In a table: the cells of its header. */
   let cells: number | undefined;
+  let brackets = 0;
   const close = (end: number) => {
     if (delimiters > MAX_DELIMITERS) {
       for (let i = start; i < end; i++) lines[i] = (lines[i] as string).replace(/[*_~]/g, "\\$&");
     }
+    if (brackets > MAX_BRACKETS) {
+      for (let i = start; i < end; i++) lines[i] = (lines[i] as string).replace(/\[/g, "&#91;");
+    }
     delimiters = 0;
+    brackets = 0;
     start = end + 1;
   };
   for (let i = 0; i < lines.length; i++) {
@@ -135,15 +145,16 @@ export function tame(source: string): string {
     for (let j = 0; j < line.length; j++) {
       const c = line.charCodeAt(j);
       if (c === 0x2a || c === 0x5f || c === 0x7e) delimiters++;
+      else if (c === 0x5b) brackets++;
     }
   }
   if (fenced === undefined) close(lines.length);
   return lines.join("\n");
 }
 
-/** The source's own `<`, escaped before the markdown was read, given back (for code). */
+/** The source's own `<` and `[`, escaped before the markdown was read, given back (for code). */
 function unescapeSource(text: string): string {
-  return text.replace(/&lt;/g, "<");
+  return text.replace(/&lt;/g, "<").replace(/&#91;/g, "[");
 }
 
 /** A URL the preview may link to: http, https or mailto, after decoding what marked kept. */

@@ -338,6 +338,21 @@ describe("hostile round 2: the preview of hostile markdown", () => {
     expect(plain).toMatch(/<td>x<\/td>\s*<td>y<\/td>/);
   });
 
+  it("after the fixes: a block of thousands of link openers is shown as text, whole", () => {
+    // marked looked for each `[`'s closer through the rest of the block (160,000: 5.5 s).
+    for (const unit of ["[", "[a", "[^"]) {
+      const html = renderPreview(`${unit.repeat(40_000)} the end \`a[0]\``, { mode: "markdown" });
+      expect(html).toContain(`${unit.repeat(100)}`);
+      expect(html).toContain("the end <code>a[0]</code>");
+      expect(html).not.toContain("&amp;#91;");
+    }
+    // A block of a few links keeps them as links (control).
+    const links = renderPreview("see [one](https://a.example/) and [two](https://b.example/)", {
+      mode: "markdown",
+    });
+    expect(links.match(/<a href=/g)?.length).toBe(2);
+  });
+
   it("after the fixes: lists and quotes of ordinary depth keep every level (control)", () => {
     const html = renderPreview("- a\n  - b\n    - c\n\n> > > deep", { mode: "markdown" });
     expect(html.match(/<ul>/g)?.length).toBe(3);
