@@ -32,6 +32,13 @@ export interface ReadBudget {
   readonly wide?: WeakSet<object>;
 }
 
+/** A host's array length as a count, or undefined (a Proxy may answer anything). */
+export function countOf(length: unknown): number | undefined {
+  return typeof length === "number" && Number.isSafeInteger(length) && length >= 0
+    ? length
+    : undefined;
+}
+
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
@@ -138,8 +145,8 @@ export function fromJs(
             return refuse("json/too-deep", `nesting deeper than ${max.maxDepth}`);
           if (Array.isArray(value)) {
             // Read once: a Proxy may answer another length the next time.
-            const length: unknown = value.length;
-            if (typeof length !== "number" || !Number.isSafeInteger(length) || length < 0)
+            const length = countOf(value.length);
+            if (length === undefined)
               return refuse("json/unreadable", "an array whose length is not a count");
             if (length > max.maxArrayLength)
               return refuse(

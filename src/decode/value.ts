@@ -7,7 +7,7 @@ import { createRecordFacts } from "../pipeline/facts.js";
 import type { RecordSink } from "../pipeline/flow.js";
 import type { RunContext } from "../pipeline/run.js";
 import type { JsonValue } from "../pipeline/unit.js";
-import { fromJs, type ReadBudget } from "./from-js.js";
+import { countOf, fromJs, type ReadBudget } from "./from-js.js";
 import { createLongString } from "./long-string.js";
 import { findRecordArrays } from "./record-paths.js";
 import type { StructuredLimits } from "./records.js";
@@ -143,10 +143,10 @@ const UNREADABLE_READ = {
   message: "json: the value could not be read (a getter or toJSON threw)",
 } as const;
 
-/** A host's array length as a count: a Proxy may answer anything (thrown as unreadable). */
+/** A host's array length as a count (one that is not is thrown, read as unreadable). */
 function lengthOf(array: readonly unknown[]): number {
-  const n: unknown = array.length;
-  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) throw new TypeError("length");
+  const n = countOf(array.length);
+  if (n === undefined) throw new TypeError("length");
   return n;
 }
 

@@ -62,7 +62,7 @@ const MAX_BRACKETS = 512;
 const CONTAINER = String.raw`(?:>|[-+*](?=[ 	]|$)|\d{1,9}[.)](?=[ 	]|$))[ 	]*`;
 const CONTAINERS = new RegExp(`^[ \t]{0,3}(?:${CONTAINER}){${MAX_CONTAINERS + 1},}`);
 const KEPT_CONTAINERS = new RegExp(`^[ \t]{0,3}(?:${CONTAINER}){${MAX_CONTAINERS}}`);
-const CONTAINER_START = new RegExp(`^[ \\t]{0,3}${CONTAINER}`);
+const CONTAINER_START = new RegExp(`^[ \t]{0,3}${CONTAINER}`);
 /** Lines a list item or a quote may go on without a marker before its block is ended. */
 const MAX_LAZY = 64;
 /** Indentation a line keeps: each list level under another is read again by recursion. */
@@ -73,9 +73,12 @@ const FENCE = /^ {0,3}(?:(`{3,})[^`]*|(~{3,}).*)$/;
 
 /**
  * What marked would spend more than linear time or stack on, made plain: a line's container
- * markers (quote, list) past the eighth and its indentation past 32 columns are dropped, and a block (lines between blank lines, outside code
- * fences) holding more than 64 emphasis delimiters has them escaped, since marked searches for
- * each one's closer through the rest of the block.
+ * markers (quote, list) past the eighth and its indentation past 32 columns are dropped; a block
+ * (lines between blank lines, outside code fences) holding more than 64 emphasis delimiters has
+ * them escaped, and one holding more than 512 `[` has those written as text, since marked
+ * searches for each one's closer through the rest of the block; a list item or quote is ended
+ * after 64 lines without a marker. What GFM would render as nothing is kept visible
+ * (`hidden-text.ts`).
  *
  * @example tame("> ".repeat(3999) + "x"); // eight levels of quote, then "x"
  */

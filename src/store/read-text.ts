@@ -20,7 +20,7 @@ import type { ReadRequest } from "./args.js";
 import { compileGrep, type Matcher, type StepBudget } from "./grep.js";
 import { errorPage, type PageOptions, type ReaderState, stepBudget, withRead } from "./page.js";
 import type { ResultStore, StoredText } from "./store.js";
-import { fitTextPage, growthReserve, type PageLine } from "./text-page.js";
+import { BOUNDARY_PAIR, fitTextPage, growthReserve, type PageLine } from "./text-page.js";
 import { type SectionText, type StoredLine, scannerProbe, sectionsOf } from "./text-source.js";
 import type { EvidenceLevel } from "./tool.js";
 
@@ -319,7 +319,7 @@ export async function readText(
           lower: op === "evidence" && byLevel && req.level === undefined,
         })
       : 0;
-  const boundary = await counter.count(' boundary="0123456789abcdef" boundary="0123456789abcdef"');
+  const boundary = reserve > 0 ? await counter.count(BOUNDARY_PAIR) : 0;
   const fitWithin = (room: number) =>
     fitTextPage(
       {

@@ -200,6 +200,9 @@ async function notice(
   return page as TextPage;
 }
 
+/** A full fence's boundary, opening and closing: what a later page's `<` may add. */
+export const BOUNDARY_PAIR = ' boundary="0123456789abcdef" boundary="0123456789abcdef"';
+
 /**
  * Tokens a later page of a search may hold beyond this one: on the first, the range in the
  * header and the gap before its first line; numbers as long as the last line's; another
