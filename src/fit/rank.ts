@@ -88,7 +88,8 @@ function heldOf(kept: Kept): Held {
     byTemplate,
     groupOf,
     inTail: new Set(kept.tail),
-    last: kept.tail[kept.tail.length - 1],
+    // Where the section ended, of what it holds: a short section's lines are all in its head.
+    last: units[units.length - 1],
     repeats: kept.mining.created * REPEAT_RATIO <= kept.lines,
   };
 }

@@ -588,3 +588,28 @@ describe("hostile round 2, after the fixes: a page streamed in pieces", () => {
     expect(paras.text).toContain("para 59999 has some words in it");
   }, 120_000);
 });
+
+describe("a failed command's stderr, found trying the packed library on a real command", () => {
+  it("a one-line stderr is kept at every budget, beside a long stdout of look-alike paths", async () => {
+    // The "last line of each section" came from the tail only, and a one-line section's line is
+    // in its head: `ls`'s error was left out at 300 and 800 tokens (and up to 1,200 on a real
+    // `find /usr/lib`), while paths holding "error" and "failures" were shown.
+    const names = [
+      "network-generator",
+      "sleep",
+      "boot-check-no-failures",
+      "cryptsetup",
+      "journald",
+    ];
+    const stdout = Array.from({ length: 2_000 }, (_, i) =>
+      i % 300 === 17
+        ? `/usr/lib/x86_64-linux-gnu/libgpg-error.so.${i}`
+        : `/usr/lib/systemd/system/systemd-${names[i % names.length]}${i % 7 === 0 ? "@" : ""}.service`,
+    ).join("\n");
+    const stderr = "ls: cannot access '/nonexistent-dir': No such file or directory\n";
+    for (const maxTokens of [300, 400, 800]) {
+      const shaped = await shape({ stdout, stderr, exitCode: 2 }, { tool: "bash", maxTokens });
+      expect(shaped.text, `${maxTokens}`).toContain("ls: cannot access '/nonexistent-dir'");
+    }
+  });
+});
