@@ -83,11 +83,28 @@ for (const bytes of SIZES) {
   }
 }
 
+console.log(
+  '\nwarm, tokenCount: "bound" (a result whose bytes prove it fits is not counted: no tokenizer)',
+);
+for (const bytes of SIZES.slice(0, 3)) {
+  const text = logOf(bytes);
+  const shaper = lib.createShaper({ tool: "bash", maxTokens: 1_000_000, tokenCount: "bound" });
+  const calls = callsFor(bytes);
+  const t = await median(() => shaper(text), calls);
+  const c = await median(() => countTokens(text), calls);
+  const what = `${bytes >= 1024 ? `${bytes / 1024} KB` : `${bytes} B`} that fits`;
+  console.log(`  ${what.padEnd(22)} ${ms(t)} ${ms(c)}  ${(t / c).toFixed(1).padStart(4)}×`);
+}
+
 const round = Array.from({ length: 20 }, (_, i) => ({ input: logOf(200 + i * 40) }));
 const r = await median(() => lib.shapeRound(round, { maxRoundTokens: 8000 }), 60);
+const rb = await median(
+  () => lib.shapeRound(round, { maxRoundTokens: 8000, tokenCount: "bound" }),
+  60,
+);
 const ro = other ? await median(() => other.shapeRound(round, { maxRoundTokens: 8000 }), 60) : 0;
 console.log(
-  `\na round of 20 small results (200 B to 1 KB each): ${ms(r).trim()}${other ? `  other build: ${ms(ro).trim()}` : ""}`,
+  `\na round of 20 small results (200 B to 1 KB each): ${ms(r).trim()}, with tokenCount "bound" ${ms(rb).trim()}${other ? `  other build: ${ms(ro).trim()}` : ""}`,
 );
 
 if (process.env.LATENCY_CHILD === undefined) {

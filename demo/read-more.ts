@@ -67,7 +67,7 @@ export function createReadMore(worker: ShapingWorker, controls: () => Controls):
     if (read) {
       const { text, status, meta } = read.page;
       ui.out.textContent = text;
-      ui.tokens.textContent = `${n(meta.tokens)} of ${n(meta.maxTokens)} tokens (${meta.tokenizer}) · ${status} · ${n(read.ms)} ms`;
+      ui.tokens.textContent = `${n(meta.tokens ?? meta.tokenBound ?? 0)} of ${n(meta.maxTokens)} tokens (${meta.tokenizer}) · ${status} · ${n(read.ms)} ms`;
       ui.tokens.dataset.status = status;
       next = meta.next?.args;
     }

@@ -36,7 +36,7 @@ export interface Views {
 export function renderOutput(views: Views, result: ShapeResult): void {
   const { text, status, meta } = result.shaped;
   views.output.textContent = text;
-  views.tokens.textContent = `${n(meta.tokens)} of ${n(meta.maxTokens)} tokens (${meta.tokenizer}) · ${status}${meta.truncated ? " · truncated" : ""}`;
+  views.tokens.textContent = `${n(meta.tokens ?? meta.tokenBound ?? 0)} of ${n(meta.maxTokens)} tokens (${meta.tokenizer}) · ${status}${meta.truncated ? " · truncated" : ""}`;
   views.tokens.dataset.status = status;
   const c = result.ceiling;
   views.ceiling.textContent = `attacker's ceiling: at most ${n(c.tokens)} tokens of tool-controlled text per call${

@@ -168,7 +168,10 @@ async function run({ job, source, controls }: ShapeRequest): Promise<void> {
       MCP: toMcp(shaped),
     },
     before: before(shaped),
-    after: { bytes: new TextEncoder().encode(shaped.text).byteLength, tokens: shaped.meta.tokens },
+    after: {
+      bytes: new TextEncoder().encode(shaped.text).byteLength,
+      tokens: shaped.meta.tokens ?? 0,
+    },
     ceiling: { tokens: ceiling.tokens, frame: ceiling.frame, bounded: ceiling.bounded },
     ms: Math.round(performance.now() - started),
   };

@@ -58,7 +58,11 @@ export function buildShaper(o: CompiledOptions): BuiltShaper {
           records: { ...slices.render.records, maxTokens, clean: redact.clean, cursor },
         }),
       )
-      .pipe(createFit({ tokenizer, presenter: presenter(formFor(maxTokens)) }));
+      .pipe(createFit({ tokenizer, presenter: presenter(formFor(maxTokens)), ...proof }));
+  // `tokenCount: "bound"`: a result whose bytes prove it fits loads no tokenizer, not even for
+  // telemetry (its "before" is then estimated).
+  const bound = o.tokenCount === "bound" && typeof o.tokenizer === "string";
+  const proof = bound ? { bound: o.tokenizer as string } : {};
   const full = back(o.maxTokens);
   const meta = metaOptions(o, redact.clean, cursor);
   return {
@@ -72,10 +76,14 @@ export function buildShaper(o: CompiledOptions): BuiltShaper {
       try {
         // The tokenizer's ranks load while the rule set does and the input is read: the first
         // result of a process then waits for the longer of them, not for their sum.
-        tokenizer().catch(() => undefined);
+        if (!bound) tokenizer().catch(() => undefined);
         await Promise.all([redact.ready(), store.ready()]);
         const kept = await front.run(input, ctx);
-        const before = await beforeOf(ctx, tokenizer, typeof o.tokenizer === "string");
+        const before = await beforeOf(
+          ctx,
+          bound ? undefined : tokenizer,
+          typeof o.tokenizer === "string",
+        );
         return { kept, ctx, before, started };
       } finally {
         stopper?.dispose();

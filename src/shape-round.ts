@@ -9,6 +9,7 @@
 import { AirlockError } from "./errors/airlock-error.js";
 import type { ShapeOptions } from "./options/compile.js";
 import type { Shaped } from "./pipeline/shaped.js";
+import { tokensOf } from "./pipeline/shaped.js";
 import { allocate } from "./round/allocate.js";
 import {
   callOptions,
@@ -62,11 +63,11 @@ export function createRoundShaper(options: RoundOptions): RoundShaper {
     if (failed) throw failed.reason;
     const prepared = settled.map((r) => (r as PromiseFulfilledResult<Prepared>).value);
     const alone = await Promise.all(prepared.map((p, i) => at(shapers, i).finish(p)));
-    const needs = alone.map((s) => s.meta.tokens);
+    const needs = alone.map((s) => tokensOf(s.meta));
     const shares = allocate(needs, maxRoundTokens, { min: MIN_SHARE });
     const fitted = await Promise.all(
       alone.map((s, i) =>
-        (shares[i] as number) >= s.meta.tokens
+        (shares[i] as number) >= tokensOf(s.meta)
           ? s
           : at(shapers, i).finish(prepared[i] as Prepared, shares[i]),
       ),

@@ -13,7 +13,7 @@ import {
 } from "../pipeline/markers.js";
 import type { Presenter } from "../pipeline/present.js";
 import type { Cut, SectionName } from "../pipeline/shaped.js";
-import { safeSlice } from "../pipeline/text.js";
+import { safeSlice, utf8Length } from "../pipeline/text.js";
 import {
   type FitRequest,
   join,
@@ -32,6 +32,8 @@ export interface Fitted {
   readonly text: string;
   readonly boundary: string | undefined;
   readonly tokens: number;
+  /** Set instead of an exact count by `boundFit`: the text's UTF-8 length, at least its tokens. */
+  readonly tokenBound?: number;
   /** The layout shown; undefined when the input is shown verbatim. */
   readonly layout: Layout | undefined;
   /** Every cut: the layout's line cuts plus characters cut or folded inside kept lines. */
@@ -58,6 +60,26 @@ interface View {
 const LINE_SHARE = 0.5;
 /** ... and when it is the only line. */
 const ONLY_LINE_SHARE = 0.95;
+
+/**
+ * The fit proved without a tokenizer (`tokenCount: "bound"`): the whole input, presented, when
+ * its UTF-8 length is within the budget. Every token of the built-in encodings is at least one
+ * byte, so that length bounds its tokens; `tokens` is then that bound, and `tokenBound` says so.
+ * Undefined when the input was not held whole or is longer than the budget in bytes.
+ *
+ * @example
+ * const proved = await boundFit(request, presenter); // no tokenizer loaded
+ */
+export async function boundFit(req: FitRequest, presenter: Presenter): Promise<Fitted | undefined> {
+  const verbatim = verbatimBody(req);
+  // A body longer in characters than the budget cannot be shorter in bytes: no need to present it.
+  if (verbatim === undefined || verbatim.length > req.maxTokens) return undefined;
+  const shown = await presenter.present(verbatim);
+  const bytes = utf8Length(shown.text);
+  if (bytes > req.maxTokens) return undefined;
+  const fitted = { text: shown.text, boundary: shown.boundary, tokens: bytes, tokenBound: bytes };
+  return { ...fitted, layout: undefined, cuts: [], collapsed: false };
+}
 
 /**
  * Fits the held lines into the token budget, exactly:

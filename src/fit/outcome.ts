@@ -56,6 +56,7 @@ export function outcomeOf(fitted: Fitted & { readonly draft: Draft }): Outcome {
     text: lines.text,
     boundary: lines.boundary,
     tokens: lines.tokens,
+    ...(lines.tokenBound !== undefined ? { tokenBound: lines.tokenBound } : {}),
     tokenizer: fitted.tokenizer,
     cuts,
     sections: perSection,

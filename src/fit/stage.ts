@@ -8,13 +8,18 @@ import type { Presenter } from "../pipeline/present.js";
 import type { Stage } from "../pipeline/run.js";
 import type { Draft } from "../render/stage.js";
 import type { FittedEnvelope } from "./envelope.js";
-import { type Fitted as FittedLines, fitLines } from "./lines.js";
+import { boundFit, type Fitted as FittedLines, fitLines } from "./lines.js";
 import type { ResolvedTokenizer } from "./tokenizer.js";
 
 export interface FitOptions {
   /** The tokenizer, loaded on first use (its rank tables are large). */
   readonly tokenizer: () => Promise<ResolvedTokenizer>;
   readonly presenter: Presenter;
+  /**
+   * `tokenCount: "bound"`: the tokenizer's name, for a result whose bytes prove it fits (it is
+   * then not counted, and the tokenizer not loaded: `boundFit`).
+   */
+  readonly bound?: string;
 }
 
 export type Fitted =
@@ -36,6 +41,10 @@ export function createFit(o: FitOptions): Stage<Draft, Fitted & { readonly draft
   return {
     name: "fit",
     async run(draft) {
+      if (o.bound !== undefined && draft.kind === "lines") {
+        const lines = await boundFit(draft.request, o.presenter);
+        if (lines) return { kind: "lines", tokenizer: o.bound, lines, draft };
+      }
       const tokenizer = await loaded(o.tokenizer);
       if (draft.kind === "lines") {
         const lines = await fitLines(draft.request, tokenizer, o.presenter);

@@ -20,6 +20,7 @@
  */
 
 import type { Shaped } from "../pipeline/shaped.js";
+import { tokensOf } from "../pipeline/shaped.js";
 import { allocate } from "../round/allocate.js";
 import { MIN_SHARE } from "../round/options.js";
 
@@ -109,7 +110,7 @@ export function createStepRounds(maxRoundTokens: number, windowMs: number): Step
           const shares = await round.shares;
           const share = shares[index] as number;
           const shaped = await m.fit(share);
-          round.committed -= share - Math.min(share, shaped.meta.tokens);
+          round.committed -= share - Math.min(share, tokensOf(shaped.meta));
           const place = { index, calls: shares.length, need: m.need, share, maxRoundTokens };
           return { shaped, place };
         }
@@ -119,7 +120,7 @@ export function createStepRounds(maxRoundTokens: number, windowMs: number): Step
         const share = Math.max(MIN_SHARE, Math.min(m.need, maxRoundTokens - round.committed));
         round.committed += share;
         const shaped = await m.fit(share);
-        round.committed -= share - Math.min(share, shaped.meta.tokens);
+        round.committed -= share - Math.min(share, tokensOf(shaped.meta));
         const calls = round.members.length + 1;
         return { shaped, place: { index: calls - 1, calls, need: m.need, share, maxRoundTokens } };
       } finally {

@@ -8,6 +8,7 @@ import type { ShapeInput, ShapeOptions } from "../options/compile.js";
 import { MIN_MAX_TOKENS } from "../options/compile.js";
 import { checkNames, SHAPE_OPTIONS } from "../options/known.js";
 import type { Shaped, ShapedStatus } from "../pipeline/shaped.js";
+import { tokensOf } from "../pipeline/shaped.js";
 import { type CompiledShaper, compileShaper } from "../shape.js";
 import { describeError, shapeError } from "../shape-error.js";
 import { report, withRound } from "../telemetry/hook.js";
@@ -145,18 +146,20 @@ export function createToolShaper(options: AirlockToolOptions, where: string): To
     try {
       const prepared = await shaper.prepare(asInput(await call()));
       const alone = await shaper.finish(prepared);
+      const need = tokensOf(alone.meta);
       return {
-        need: alone.meta.tokens,
-        fit: async (share) => (share >= alone.meta.tokens ? alone : shaper.finish(prepared, share)),
+        need,
+        fit: async (share) => (share >= need ? alone : shaper.finish(prepared, share)),
       };
     } catch (error) {
       // The tool threw, or its output could not be read as any input (fail closed): the model
       // reads the safe description either way, never the error itself.
       const alone = await shapeError(error, errorOptions(name));
+      const need = tokensOf(alone.meta);
       return {
-        need: alone.meta.tokens,
+        need,
         fit: async (share) =>
-          share >= alone.meta.tokens ? alone : shapeError(error, errorOptions(name, share)),
+          share >= need ? alone : shapeError(error, errorOptions(name, share)),
       };
     }
   };
@@ -197,7 +200,7 @@ export function outputOf(shaped: Shaped): AirlockOutput {
     ...(m.format !== undefined ? { format: m.format } : {}),
     bytes: m.bytes,
     lines: m.lines,
-    tokens: m.tokens,
+    tokens: tokensOf(m),
     maxTokens: m.maxTokens,
     truncated: m.truncated,
     omittedLines: m.omittedLines,

@@ -9,6 +9,7 @@ import { type McpContent, mimeOf } from "../adapters/content.js";
 import { MIN_MAX_TOKENS } from "../options/compile.js";
 import { noteMarker } from "../pipeline/markers.js";
 import type { Shaped } from "../pipeline/shaped.js";
+import { tokensOf } from "../pipeline/shaped.js";
 import { allocate } from "../round/allocate.js";
 import type { PartFacts } from "./meta.js";
 import type { Item } from "./parts.js";
@@ -89,7 +90,7 @@ export async function fitParts(
   const keptItems = costly.slice(0, kept);
   const shapedItems = keptItems.filter((i): i is Item & { kind: "shaped" } => i.kind === "shaped");
   const alone = await Promise.all(shapedItems.map((i) => i.shaper.finish(i.prepared)));
-  const needs = alone.map((s) => s.meta.tokens);
+  const needs = alone.map((s) => tokensOf(s.meta));
   const shares = allocate(needs, Math.max(0, room), { min: MIN_MAX_TOKENS });
   for (const [k, item] of shapedItems.entries()) {
     const need = needs[k] as number;
@@ -150,7 +151,7 @@ function factsOf(
     shown: "shaped",
     ...(item.view ? { from: "structuredContent" as const } : {}),
     status: s.status,
-    tokens: s.meta.tokens,
+    tokens: tokensOf(s.meta),
     need,
     share,
     ...(t ? { before: t.before, cuts: t.cuts } : {}),

@@ -2,7 +2,6 @@ import type { ContractOptions } from "../contract/contract.js";
 import { compileProjection, type Projection } from "../contract/project.js";
 import { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits } from "../decode/limits.js";
 import { shortenLongRuns } from "../decode/normalize.js";
-import { AirlockError } from "../errors/airlock-error.js";
 import { applySpotlight, DEFAULT_DATAMARK, type SpotlightMode } from "../fence/spotlight.js";
 import { ENCODINGS } from "../fit/encodings/all.js";
 import type { TokenCounter, TokenizerName } from "../fit/tokenizer.js";
@@ -21,6 +20,7 @@ import type { RedactOptions } from "../redact/redact.js";
 import type { EnvelopeMode } from "../render/envelope.js";
 import type { Summarizer } from "../render/records.js";
 import type { ResultStore } from "../store/store.js";
+import { abortSignalOf, fail, positiveInteger } from "./checks.js";
 import {
   CALL_OPTIONS,
   CONTRACT_OPTIONS,
@@ -53,6 +53,15 @@ export interface ShapeOptions {
   readonly untrusted?: boolean;
   /** `o200k_base` (default), `cl100k_base`, or any `{ name?, count(text) }`. */
   readonly tokenizer?: TokenizerName | TokenCounter;
+  /**
+   * `"exact"` (default): `meta.tokens` is counted on every result. `"bound"`: a result shown
+   * whole whose UTF-8 length, fence included, is within `maxTokens` is not counted (every token
+   * of the built-in encodings is at least one byte, so the length proves the fit): the tokenizer
+   * is not loaded for it (in a browser, its ranks are most of the download), `meta.tokens` is
+   * absent and `meta.tokenBound` holds that length. A result that needs cutting is counted as
+   * before. Built-in tokenizers only: a host's counter proves nothing about bytes.
+   */
+  readonly tokenCount?: "exact" | "bound";
   /** Sentence telling the model how to get what was omitted. Default: narrow the tool call. */
   readonly next?: string;
   /** Binary inputs up to this many bytes get a SHA-256 in their placeholder. Default 16 MiB. */
@@ -158,6 +167,7 @@ export interface CompiledOptions {
   readonly tool: string | undefined;
   readonly untrusted: boolean;
   readonly tokenizer: TokenizerName | TokenCounter;
+  readonly tokenCount: "exact" | "bound";
   readonly next: string;
   readonly hashLimit: number;
   readonly abortSignal: AbortSignal | undefined;
@@ -205,19 +215,6 @@ export const MIN_MAX_TOKENS = 16;
 export const MIN_READ_TOKENS = 160;
 const DEFAULT_NEXT = "for more, narrow the call";
 
-function fail(message: string): never {
-  throw new AirlockError("options/invalid", `options: ${message}`);
-}
-
-function positiveInteger(name: string, value: unknown, fallback: number, min = 1): number {
-  if (value === undefined) return fallback;
-  if (value === Number.POSITIVE_INFINITY && name === "maxBytes") return Number.MAX_SAFE_INTEGER;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
-    fail(`${name} must be an integer >= ${min} (got ${String(value)})`);
-  }
-  return value;
-}
-
 /**
  * The `next` hint as it goes into a marker: one line (a newline would break the marker), and no
  * run of one character class past 1,000 characters (it is counted with the text, and no such
@@ -247,6 +244,13 @@ export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
     const value = options[key];
     if (value !== undefined && typeof value !== "string") fail(`${key} must be a string`);
   }
+  const tokenCount = options.tokenCount ?? "exact";
+  if (tokenCount !== "exact" && tokenCount !== "bound")
+    fail(`tokenCount must be "exact" or "bound" (got ${String(tokenCount)})`);
+  if (tokenCount === "bound" && typeof tokenizer !== "string")
+    fail(
+      'tokenCount "bound" needs a built-in tokenizer (a host\'s counter is not bounded by bytes)',
+    );
   for (const key of ["untrusted", "invisible", "toolError"] as const) {
     const value = options[key];
     if (value !== undefined && typeof value !== "boolean") fail(`${key} must be a boolean`);
@@ -265,6 +269,7 @@ export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
     tool: options.tool,
     untrusted: options.untrusted ?? true,
     tokenizer,
+    tokenCount,
     next: hintOf(options.next ?? DEFAULT_NEXT),
     hashLimit: positiveInteger("hashLimit", options.hashLimit, DEFAULT_HASH_LIMIT, 0),
     abortSignal: abortSignalOf(options.abortSignal),
@@ -425,15 +430,4 @@ function spotlighting(options: ShapeOptions): { spotlight: SpotlightMode; datama
   // The marker is checked once here, not on every result.
   applySpotlight("datamark", "a b", datamark);
   return { spotlight, datamark };
-}
-
-function abortSignalOf(signal: unknown): AbortSignal | undefined {
-  if (signal === undefined) return undefined;
-  const ok =
-    typeof signal === "object" &&
-    signal !== null &&
-    typeof (signal as AbortSignal).addEventListener === "function" &&
-    typeof (signal as AbortSignal).aborted === "boolean";
-  if (!ok) fail("abortSignal must be an AbortSignal");
-  return signal as AbortSignal;
 }

@@ -19,6 +19,7 @@ export const SHAPE_OPTIONS = {
   tool: true,
   untrusted: true,
   tokenizer: true,
+  tokenCount: true,
   next: true,
   hashLimit: true,
   redact: true,

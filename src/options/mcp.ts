@@ -5,6 +5,7 @@
  */
 import type { Schema } from "../contract/contract.js";
 import { AirlockError } from "../errors/airlock-error.js";
+import { fail, positiveInteger } from "./checks.js";
 import { DEFAULT_MAX_TOKENS, MIN_MAX_TOKENS, type ShapeOptions } from "./compile.js";
 import { checkNames, MCP_CLIENT_OPTIONS, MCP_OPTIONS } from "./known.js";
 
@@ -47,18 +48,6 @@ export interface CompiledMcpOptions {
   readonly audio: boolean;
 }
 
-function fail(message: string): never {
-  throw new AirlockError("options/invalid", `options: ${message}`);
-}
-
-function integer(name: string, value: unknown, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
-    fail(`${name} must be an integer >= ${min} (got ${String(value)})`);
-  }
-  return value;
-}
-
 function flag(name: string, value: unknown): boolean {
   if (value === undefined) return true;
   if (typeof value !== "boolean") fail(`${name} must be a boolean`);
@@ -75,7 +64,12 @@ export function compileMcpOptions(options: McpShapeOptions = {}): CompiledMcpOpt
   if (options === null || typeof options !== "object") fail("options must be an object");
   checkNames(options, MCP_OPTIONS, "options");
   const { maxStructuredTokens, outputSchema, maxImageBytes, images, audio, ...shape } = options;
-  const maxTokens = integer("maxTokens", shape.maxTokens, DEFAULT_MAX_TOKENS, MIN_MAX_TOKENS);
+  const maxTokens = positiveInteger(
+    "maxTokens",
+    shape.maxTokens,
+    DEFAULT_MAX_TOKENS,
+    MIN_MAX_TOKENS,
+  );
   if (
     outputSchema !== undefined &&
     (typeof outputSchema !== "object" || outputSchema === null || Array.isArray(outputSchema))
@@ -85,14 +79,14 @@ export function compileMcpOptions(options: McpShapeOptions = {}): CompiledMcpOpt
   return Object.freeze({
     shape,
     maxTokens,
-    maxStructuredTokens: integer(
+    maxStructuredTokens: positiveInteger(
       "maxStructuredTokens",
       maxStructuredTokens,
       maxTokens,
       MIN_MAX_TOKENS,
     ),
     outputSchema,
-    maxImageBytes: integer("maxImageBytes", maxImageBytes, DEFAULT_MAX_IMAGE_BYTES, 0),
+    maxImageBytes: positiveInteger("maxImageBytes", maxImageBytes, DEFAULT_MAX_IMAGE_BYTES, 0),
     images: flag("images", images),
     audio: flag("audio", audio),
   });

@@ -202,7 +202,9 @@ export function addCounts(target: Record<string, number>, add: Readonly<Record<s
 export interface Outcome {
   readonly text: string;
   readonly boundary: string | undefined;
+  /** The text's tokens: exact, or with `tokenBound` set, that bound (`tokenCount: "bound"`). */
   readonly tokens: number;
+  readonly tokenBound?: number;
   readonly tokenizer: string;
   readonly cuts: readonly Cut[];
   /** Per text section: lines represented in the text, and evidence lines shown. */

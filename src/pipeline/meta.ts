@@ -250,7 +250,9 @@ export async function buildShaped(
     format: facts.format,
     bytes: records ? records.bytes : facts.sections.reduce((n, s) => n + s.bytes, 0),
     lines: records ? 0 : outcome.sections.reduce((n, s) => n + s.lines, 0),
-    tokens: outcome.tokens,
+    ...(outcome.tokenBound === undefined
+      ? { tokens: outcome.tokens }
+      : { tokenBound: outcome.tokenBound }),
     maxTokens: o.maxTokens,
     tokenizer: outcome.tokenizer,
     truncated,

@@ -40,5 +40,14 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
  * redact("export GITHUB_TOKEN=ghp_" + "a".repeat(36)).text; // "export GITHUB_TOKEN=[REDACTED:github_token]"
  */
 export function redact(text: string, options?: RedactOptions): Redacted {
+  if (options === undefined || Object.keys(options).length === 0) {
+    // The built-in rule set, compiled on the first call that uses it: compiling it was nearly
+    // all of a 1 KB call (370 µs). It depends only on the code, and its patterns run
+    // synchronously, so no call sees another's `lastIndex`.
+    builtIn ??= compileRedactor({}).redactor;
+    return builtIn(text);
+  }
   return createRedactor(options)(text);
 }
+
+let builtIn: Redactor | undefined;

@@ -25,15 +25,16 @@ export interface Before {
 
 /**
  * The run's "before", from what intake sampled; the sample's bytes are let go. Telemetry never
- * costs a result: if counting fails (a host counter that throws), the count is estimated at four
- * bytes a token.
+ * costs a result: if counting fails (a host counter that throws), or there is no tokenizer to
+ * count with (`tokenCount: "bound"` does not load one for telemetry), the count is estimated at
+ * four bytes a token.
  *
  * @example
  * const before = await beforeOf(ctx, tokenizer, true);
  */
 export async function beforeOf(
   ctx: RunContext,
-  tokenizer: () => Promise<ResolvedTokenizer>,
+  tokenizer: (() => Promise<ResolvedTokenizer>) | undefined,
   additive: boolean,
 ): Promise<Before> {
   const sample = ctx.sample;
@@ -41,6 +42,7 @@ export async function beforeOf(
   const facts = ctx.facts;
   const capped = facts.sections.some((s) => s.capped) || facts.records?.capped === true;
   try {
+    if (tokenizer === undefined) throw new Error("no tokenizer: estimated");
     return await measureBefore(sample, await tokenizer(), additive, { capped });
   } catch {
     let bytes = 0;

@@ -5,7 +5,13 @@
  * key, a template, a MIME type, a message) never does, so a hook can ship this anywhere.
  */
 import type { KeptInput } from "../keep/stage.js";
-import type { Shaped, ShapedTelemetry, TelemetryCut } from "../pipeline/shaped.js";
+import {
+  type Shaped,
+  type ShapedTelemetry,
+  type TelemetryCut,
+  tokensOf,
+} from "../pipeline/shaped.js";
+import { utf8Length } from "../pipeline/text.js";
 import { shownInOrder } from "../render/order.js";
 import type { Before } from "./before.js";
 
@@ -48,8 +54,9 @@ function telemetryOf(shaped: Shaped, call: CallFacts, now: number): ShapedTeleme
       estimated: call.before.estimated,
     },
     after: {
-      tokens: meta.tokens,
-      bytes: new TextEncoder().encode(text).byteLength,
+      tokens: tokensOf(meta),
+      ...(meta.tokens === undefined ? { bound: true as const } : {}),
+      bytes: utf8Length(text),
       lines: meta.sections.reduce((n, s) => n + s.keptLines, 0),
       ...(isRecords ? { records: records.shown } : {}),
     },

@@ -77,7 +77,7 @@ describe("a compiled shaper's per-call options", () => {
     expect(wider.meta.maxTokens).toBe(3000);
     expect(narrower.meta.maxTokens).toBe(200);
     expect(wider.meta.tokens).toBeLessThanOrEqual(3000);
-    expect(wider.meta.tokens).toBeGreaterThan(compiled.meta.tokens);
+    expect(wider.meta.tokens).toBeGreaterThan(compiled.meta.tokens as number);
     expect(narrower.meta.tokens).toBeLessThanOrEqual(200);
     for (const s of [compiled, wider, narrower])
       expect(s.text).toContain("ERROR payment service timed out");

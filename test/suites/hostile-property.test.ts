@@ -125,7 +125,8 @@ async function leaks(c: Case, maxTokens: number, redact: boolean): Promise<strin
     return `threw ${String(error)}`;
   }
   if (!["ok", "partial", "empty", "error"].includes(shaped.status)) return "bad status";
-  if (shaped.meta.tokens > maxTokens) return `over budget: ${shaped.meta.tokens} > ${maxTokens}`;
+  if ((shaped.meta.tokens ?? Number.POSITIVE_INFINITY) > maxTokens)
+    return `over budget: ${shaped.meta.tokens} > ${maxTokens}`;
   if (shaped.text.includes(c.secret)) return "secret in text";
   if (JSON.stringify(shaped.meta).includes(c.secret)) return "secret in meta";
   return undefined;

@@ -64,7 +64,7 @@ function expectLinksConsistent(result: HtmlText): void {
 /** `meta.html.removed.hiddenChars` from `shape()`, when the meta carries it. */
 function hiddenCharsInMeta(shaped: Shaped): number | undefined {
   const meta: {
-    readonly tokens: number;
+    readonly tokens?: number;
     readonly html?: { readonly removed?: { readonly hiddenChars?: number } };
   } = shaped.meta;
   return meta.html?.removed?.hiddenChars;

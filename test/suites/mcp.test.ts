@@ -263,7 +263,7 @@ describe("the big parts: a 5 MB log, a 3 MB image, a 2 MB resource, 10,000 rows"
     for (const part of [parts[0], parts[2], parts[3]]) {
       const text =
         part?.type === "text" ? part.text : (part as { resource: { text: string } }).resource.text;
-      sum += (await shape(text, { maxTokens: 4000 })).meta.tokens;
+      sum += (await shape(text, { maxTokens: 4000 })).meta.tokens as number;
     }
     expect(sum).toBeGreaterThan(4000);
   }, 120_000);

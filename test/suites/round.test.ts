@@ -72,7 +72,7 @@ async function roundViolation(
     maxRoundTokens,
   );
   const alone = await Promise.all(specs.map((s) => shape(build(s), { maxTokens: maxRoundTokens })));
-  const needs = alone.map((s) => s.meta.tokens);
+  const needs = alone.map((s) => s.meta.tokens as number);
   const tokens = await Promise.all(results.map((r) => o200kCount(r.text)));
   const total = tokens.reduce((a, b) => a + b, 0);
   if (total > maxRoundTokens) return `fit: ${total} > ${maxRoundTokens}`;

@@ -100,7 +100,7 @@ describe("step rounds", () => {
     const results = await Promise.all(
       needs.map(([need, delay]) => rounds.join(keyOf(step), member(need, delay))),
     );
-    const used = results.reduce((sum, r) => sum + r.shaped.meta.tokens, 0);
+    const used = results.reduce((sum, r) => sum + (r.shaped.meta.tokens as number), 0);
     return used <= total || needs.length * 16 > total;
   }
 

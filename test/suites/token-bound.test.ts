@@ -1,0 +1,77 @@
+/**
+ * `tokenCount: "bound"`: a result shown whole whose UTF-8 length is within the budget is not
+ * counted; `meta.tokenBound` holds that length, and it bounds the real count (checked against
+ * gpt-tokenizer's own `countTokens`, not against airlock's). A result that needs cutting is
+ * counted as before, and rounds share budgets out on either. That no tokenizer loads is checked
+ * in `test/node/token-bound-load.test.ts`, where the encoding's module can be made to fail.
+ */
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { describe, expect, it } from "vitest";
+import { type AirlockError, shape, shapeRound } from "../../src/index.js";
+import { serviceLog } from "../helpers/sources.js";
+
+const utf8 = (text: string) => new TextEncoder().encode(text).byteLength;
+const plain = { disallowedSpecial: new Set<string>() };
+
+describe("tokenCount: bound", () => {
+  it("a small result is not counted: tokenBound is its UTF-8 length, at least its tokens", async () => {
+    for (const input of ["ok", "ünïcødé ✓ 日本語 🙂", serviceLog(12), '<b>"x"</b> <|endoftext|>']) {
+      const s = await shape(input, { tokenCount: "bound", tool: "bash" });
+      expect(s.meta.tokens).toBeUndefined();
+      expect(s.meta.tokenBound).toBe(utf8(s.text));
+      expect(countTokens(s.text, plain)).toBeLessThanOrEqual(s.meta.tokenBound as number);
+      expect(s.meta.tokenBound).toBeLessThanOrEqual(s.meta.maxTokens);
+      expect(s.meta.telemetry?.after).toMatchObject({ tokens: s.meta.tokenBound, bound: true });
+      expect(s.meta.telemetry?.before.estimated).toBe(true);
+      // The text is the one the exact count shows: only the count is left out.
+      const exact = await shape(input, { tool: "bash" });
+      expect(s.text).toBe(exact.text);
+      expect(exact.meta.tokens).toBe(countTokens(exact.text, plain));
+      expect(exact.meta.tokenBound).toBeUndefined();
+    }
+  });
+
+  it("a result longer in bytes than the budget is counted exactly, even when it fits in tokens", async () => {
+    const text = serviceLog(60); // about 3.6 KB, fewer tokens than bytes
+    const s = await shape(text, { tokenCount: "bound", maxTokens: 3000 });
+    expect(utf8(text)).toBeGreaterThan(3000);
+    expect(s.meta.truncated).toBe(false);
+    expect(s.meta.tokens).toBe(countTokens(s.text, plain));
+    expect(s.meta.tokenBound).toBeUndefined();
+    const cut = await shape(text, { tokenCount: "bound", maxTokens: 300 });
+    expect(cut.meta.truncated).toBe(true);
+    expect(cut.meta.tokens).toBe(countTokens(cut.text, plain));
+    expect(cut.meta.tokens).toBeLessThanOrEqual(300);
+  });
+
+  it("a round allocates on the bound: every result within its share, the round within its ceiling", async () => {
+    const calls = [
+      { input: "ok" },
+      { input: serviceLog(5) },
+      { input: serviceLog(400) },
+      { input: { stdout: "built", stderr: "", exitCode: 0 } },
+    ];
+    const shaped = await shapeRound(calls, { maxRoundTokens: 2000, tokenCount: "bound" });
+    let total = 0;
+    for (const s of shaped) {
+      const used = s.meta.tokens ?? (s.meta.tokenBound as number);
+      expect(countTokens(s.text, plain)).toBeLessThanOrEqual(used);
+      total += used;
+    }
+    expect(total).toBeLessThanOrEqual(2000);
+    expect(shaped[0]?.meta.tokenBound).toBeDefined();
+    expect(shaped[2]?.meta.truncated).toBe(true);
+  });
+
+  it("refuses a host counter and an unknown mode, by name", async () => {
+    const host = { count: (t: string) => t.length };
+    await expect(shape("a", { tokenCount: "bound", tokenizer: host })).rejects.toThrow(
+      /tokenCount "bound" needs a built-in tokenizer/,
+    );
+    await expect(
+      shape("a", { tokenCount: "approximate" as "bound" }).catch((e: AirlockError) => e.code),
+    ).resolves.toBe("options/invalid");
+    // The default and "exact" count.
+    expect((await shape("a", { tokenCount: "exact" })).meta.tokens).toBeGreaterThan(0);
+  });
+});
