@@ -65,11 +65,27 @@ function isDateName(text: string, start: number, end: number): boolean {
   return DATE_NAMES.has(text.slice(from, to).toLowerCase());
 }
 
-/** True when the token `text[start, end)` is masked: it holds a digit, or it names a date. */
+/**
+ * A hex id can be all letters (`req=cecebccc`: one in about 2,600 of eight hex digits is): a run
+ * of this many of `a-f` marks an id, as a digit does. No English word has one.
+ */
+const HEX_LETTERS = 8;
+
+function isHexLetter(c: number): boolean {
+  return (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
+}
+
+/**
+ * True when the token `text[start, end)` is masked: it holds a digit or a run of HEX_LETTERS hex
+ * letters, or it names a date.
+ */
 export function masked(text: string, start: number, end: number): boolean {
+  let hex = 0;
   for (let i = start; i < end; i++) {
     const c = text.charCodeAt(i);
     if (c >= 48 && c <= 57) return true;
+    hex = isHexLetter(c) ? hex + 1 : 0;
+    if (hex === HEX_LETTERS) return true;
   }
   return isDateName(text, start, end);
 }
@@ -100,7 +116,7 @@ function maskHeaderFields(
 
 /**
  * The masked tokens of a line, as the tree compares them: split at spaces and tabs, each token
- * with a digit or a date name replaced by WILD, at most MINED_TOKENS of the first MINED_CHARS;
+ * with a digit, a hex id or a date name replaced by WILD, at most MINED_TOKENS of the first MINED_CHARS;
  * the fields of a syslog-like header (a host) are masked too (`isLevel` tells a level word, kept).
  *
  * @example
@@ -146,10 +162,13 @@ export function signatureOf(text: string, start: number, end: number, salt: numb
     const from = i;
     let t = FNV;
     let digit = false;
+    let hex = 0;
     while (i < stop) {
       c = text.charCodeAt(i);
       if (isSpace(c)) break;
       if (c >= 48 && c <= 57) digit = true;
+      hex = isHexLetter(c) ? hex + 1 : 0;
+      if (hex === HEX_LETTERS) digit = true;
       t = Math.imul(t ^ c, PRIME);
       i++;
     }

@@ -41,13 +41,17 @@ export async function beforeOf(
   if (sample === undefined) return { tokens: 0, bytes: 0, estimated: true };
   const facts = ctx.facts;
   const capped = facts.sections.some((s) => s.capped) || facts.records?.capped === true;
-  try {
-    if (tokenizer === undefined) throw new Error("no tokenizer: estimated");
-    return await measureBefore(sample, await tokenizer(), additive, { capped });
-  } catch {
+  const estimate = (): Before => {
     let bytes = 0;
     for (const s of sample.sections.values()) bytes += s.seen;
     return { tokens: Math.ceil(bytes / 4), bytes, estimated: true };
+  };
+  try {
+    // No throw to get there: an Error's stack costs more than a small result's whole telemetry.
+    if (tokenizer === undefined) return estimate();
+    return await measureBefore(sample, await tokenizer(), additive, { capped });
+  } catch {
+    return estimate();
   } finally {
     sample.sections.clear();
     sample.value = undefined;

@@ -747,3 +747,33 @@ describe("htmlToText: text hidden by the page's own stylesheet", () => {
     });
   }
 });
+
+describe("html: a cut page reads as prose", () => {
+  // Paragraphs that differ only in their numbers: as log lines they are one event template.
+  const paragraphs = Array.from(
+    { length: 400 },
+    (_, i) => `Quarter ${i} closed with ${i * 7} orders, and the team shipped ${i % 13} fixes.`,
+  );
+  const page = `<html><body><article><h1>Report</h1>${paragraphs.map((p) => `<p>${p}</p>`).join("\n")}</article></body></html>`;
+  const like = /more lines like/;
+
+  it("no paragraph gets a 'more lines like' marker, and the cut keeps reading order", async () => {
+    for (const input of [
+      new Response(page, { headers: { "content-type": "text/html" } }),
+      new Response(`# Report\n\n${paragraphs.join("\n\n")}`, {
+        headers: { "content-type": "text/markdown" },
+      }),
+    ]) {
+      const s = await shape(input, { maxTokens: 400 });
+      expect(s.meta.truncated).toBe(true);
+      expect(s.text).not.toMatch(like);
+      // The page starts where it starts: its first paragraph, not one picked from the middle.
+      expect(s.text).toContain(paragraphs[0]);
+    }
+  });
+
+  it("negative control: the same lines as plain text are a template, counted in a marker", async () => {
+    const s = await shape(paragraphs.join("\n"), { maxTokens: 400 });
+    expect(s.text).toMatch(like);
+  });
+});
