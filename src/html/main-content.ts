@@ -312,7 +312,10 @@ export function findMainContent(root: HtmlElement): MainContent | undefined {
         c.tag === "figcaption" ||
         (c.tag === "figure" && s.blocks <= 2 && s.text < 300) ||
         c.tag === "img" ||
-        ((c.tag === "p" || /^h[1-6]$/.test(c.tag)) && density > 0.6 && s.text < 300) ||
+        ((c.tag === "p" || /^h[1-6]$/.test(c.tag)) &&
+          density > 0.6 &&
+          s.text < 300 &&
+          (s.link >= s.text || ownWords(c) < OWN_WORDS)) ||
         (c.tag === "h1" && s.text < 300)
       ) {
         skip.add(c);
@@ -323,6 +326,27 @@ export function findMainContent(root: HtmlElement): MainContent | undefined {
   };
   for (const r of roots) prune(r);
   return { roots, skip };
+}
+
+/**
+ * Words of its own (outside its links) that make a short, link-heavy paragraph a sentence:
+ * `See <a>the book</a> and <a>this</a>.` is prose; `<a>Share</a> | <a>Tweet</a>`, a label
+ * (`Read more: <a>…</a>`, `Listen: <a>…</a>`) and capitals (`DON'T MISS <a>…</a> [NEWS]`) are
+ * not. A word counts when it has a lower-case letter, in a text that does not end with a colon.
+ */
+const OWN_WORDS = 2;
+const WORD = /\p{L}*\p{Ll}\p{L}*/gu;
+
+/** Words outside links in `el` (not itself inside one), counted up to OWN_WORDS. */
+function ownWords(el: HtmlElement): number {
+  let n = 0;
+  for (const c of el.children) {
+    if (n >= OWN_WORDS) break;
+    if (typeof c === "string") {
+      if (!c.trimEnd().endsWith(":")) n += c.match(WORD)?.length ?? 0;
+    } else if (c.tag !== "a") n += ownWords(c);
+  }
+  return n;
 }
 
 /** A list of links (navigation, related stories): its items say little besides their links. */

@@ -777,3 +777,36 @@ describe("html: a cut page reads as prose", () => {
     expect(s.text).toMatch(like);
   });
 });
+
+describe("html: a paragraph of prose with links is prose", () => {
+  const body = Array.from(
+    { length: 6 },
+    (_, i) =>
+      `<p>Paragraph ${i} of the article, with enough words in it to read as the prose of the page's main content.</p>`,
+  ).join("");
+  const pageWith = (p: string) =>
+    `<html><body><nav><a href="/">Home</a> <a href="/a">About</a></nav><article><h1>Title</h1>${body}${p}</article></body></html>`;
+
+  it("a sentence with its own words around its links is kept, its link listed", async () => {
+    const { text } = await htmlToText(
+      pageWith(
+        '<p>See <a href="https://example.com/book">the book</a> and <a href="javascript:alert(1)">this</a>.</p>',
+      ),
+    );
+    expect(text).toMatch(/See the book \[1\] and this\./);
+    expect(text).toContain("[1] https://example.com/book");
+    expect(text).not.toContain("javascript:");
+  });
+
+  it("negative control: links with a label, a separator or capitals around them are furniture", async () => {
+    for (const p of [
+      '<p><a href="/s">Share</a> | <a href="/t">Tweet</a></p>',
+      '<p>Read more: <a href="/r">Another story with a long headline here</a></p>',
+      '<p>DON\'T MISS <a href="/n">A story with a long headline</a> [NEWS]</p>',
+    ]) {
+      const { text } = await htmlToText(pageWith(p));
+      expect(text).toContain("Paragraph 5 of the article");
+      expect(text).not.toMatch(/Share|Tweet|headline/);
+    }
+  });
+});
