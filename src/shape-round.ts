@@ -7,6 +7,7 @@
  * again to it.
  */
 import { AirlockError } from "./errors/airlock-error.js";
+import { forRound, withinShare } from "./fit/recount.js";
 import type { ShapeOptions } from "./options/compile.js";
 import type { Shaped } from "./pipeline/shaped.js";
 import { tokensOf } from "./pipeline/shaped.js";
@@ -62,14 +63,18 @@ export function createRoundShaper(options: RoundOptions): RoundShaper {
     const failed = settled.find((r) => r.status === "rejected");
     if (failed) throw failed.reason;
     const prepared = settled.map((r) => (r as PromiseFulfilledResult<Prepared>).value);
-    const alone = await Promise.all(prepared.map((p, i) => at(shapers, i).finish(p)));
+    const alone = await forRound(
+      await Promise.all(prepared.map((p, i) => at(shapers, i).finish(p))),
+      maxRoundTokens,
+    );
     const needs = alone.map((s) => tokensOf(s.meta));
     const shares = allocate(needs, maxRoundTokens, { min: MIN_SHARE });
     const fitted = await Promise.all(
-      alone.map((s, i) =>
-        (shares[i] as number) >= tokensOf(s.meta)
+      alone.map(async (s, i) =>
+        (shares[i] as number) >= (needs[i] as number)
           ? s
-          : at(shapers, i).finish(prepared[i] as Prepared, shares[i]),
+          : ((await withinShare(s, shares[i] as number)) ??
+            at(shapers, i).finish(prepared[i] as Prepared, shares[i])),
       ),
     );
     return fitted.map((s, i) =>

@@ -200,7 +200,6 @@ export async function fitLines(
         s.kept ? [{ kept: s.kept, weight: weightOf(s, req.sections) }] : [],
       ),
       tokensOf,
-      req.prose === true,
     );
     const good = await search<Candidate, Fitted>({
       choice: choose(order, delta, base, max, true),

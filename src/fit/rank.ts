@@ -66,7 +66,7 @@ interface Held {
  */
 const REPEAT_RATIO = 4;
 
-function heldOf(kept: Kept, prose: boolean): Held {
+function heldOf(kept: Kept): Held {
   const all = new Set<Unit>();
   for (const u of kept.head) all.add(u);
   for (const g of kept.groups) for (const u of g.units) all.add(u);
@@ -90,7 +90,7 @@ function heldOf(kept: Kept, prose: boolean): Held {
     inTail: new Set(kept.tail),
     // Where the section ended, of what it holds: a short section's lines are all in its head.
     last: units[units.length - 1],
-    repeats: !prose && kept.mining.created * REPEAT_RATIO <= kept.lines,
+    repeats: kept.mining.created * REPEAT_RATIO <= kept.lines,
   };
 }
 
@@ -201,8 +201,6 @@ interface Pick {
 export function rank(
   sections: readonly RankSection[],
   tokensOf: (unit: Unit) => number,
-  /** A page or markdown: reading order for quiet lines, and no "more lines like" markers. */
-  prose = false,
 ): Candidate[] {
   const order: Candidate[] = [];
   const taken = new Set<Candidate>();
@@ -213,12 +211,12 @@ export function rank(
   };
   const notes = new Map<Unit, Note>();
   const note = (u: Unit, t: Template) => {
-    if (prose || t.count <= u.repeat || notes.has(u)) return;
+    if (t.count <= u.repeat || notes.has(u)) return;
     const n = { note: u };
     notes.set(u, n);
     push(n);
   };
-  const held = sections.map((s) => heldOf(s.kept, prose));
+  const held = sections.map((s) => heldOf(s.kept));
 
   const severe: Pick[] = [];
   const latest: Pick[] = [];

@@ -4,6 +4,7 @@
  * output. The framework files only say where that goes in their own tool form.
  */
 import { AirlockError } from "../errors/airlock-error.js";
+import { withinShare } from "../fit/recount.js";
 import type { ShapeInput, ShapeOptions } from "../options/compile.js";
 import { MIN_MAX_TOKENS } from "../options/compile.js";
 import { checkNames, SHAPE_OPTIONS } from "../options/known.js";
@@ -149,7 +150,10 @@ export function createToolShaper(options: AirlockToolOptions, where: string): To
       const need = tokensOf(alone.meta);
       return {
         need,
-        fit: async (share) => (share >= need ? alone : shaper.finish(prepared, share)),
+        fit: async (share) =>
+          share >= need
+            ? alone
+            : ((await withinShare(alone, share)) ?? shaper.finish(prepared, share)),
       };
     } catch (error) {
       // The tool threw, or its output could not be read as any input (fail closed): the model

@@ -315,7 +315,7 @@ export function findMainContent(root: HtmlElement): MainContent | undefined {
         ((c.tag === "p" || /^h[1-6]$/.test(c.tag)) &&
           density > 0.6 &&
           s.text < 300 &&
-          (s.link >= s.text || ownWords(c) < OWN_WORDS)) ||
+          (s.link >= s.text || !isSentence(c))) ||
         (c.tag === "h1" && s.text < 300)
       ) {
         skip.add(c);
@@ -329,25 +329,29 @@ export function findMainContent(root: HtmlElement): MainContent | undefined {
 }
 
 /**
- * Words of its own (outside its links) that make a short, link-heavy paragraph a sentence:
- * `See <a>the book</a> and <a>this</a>.` is prose; `<a>Share</a> | <a>Tweet</a>`, a label
- * (`Read more: <a>…</a>`, `Listen: <a>…</a>`) and capitals (`DON'T MISS <a>…</a> [NEWS]`) are
- * not. A word counts when it has a lower-case letter, in a text that does not end with a colon.
+ * A short, link-heavy paragraph that is a sentence: it ends as one (`.`, `!`, `?`, and their CJK
+ * forms, maybe before a closing quote or bracket) and has words of its own outside its links.
+ * `See <a>the book</a> and <a>this</a>.` and `请参阅<a>官方文档</a>。` are prose; a teaser
+ * (`Read more <a>Council approves budget…</a>`), a share bar, a credit (`Photo by <a>…</a> on
+ * <a>…</a>`) or a consent bar ending in its buttons are not.
  */
-const OWN_WORDS = 2;
-const WORD = /\p{L}*\p{Ll}\p{L}*/gu;
-
-/** Words outside links in `el` (not itself inside one), counted up to OWN_WORDS. */
-function ownWords(el: HtmlElement): number {
-  let n = 0;
-  for (const c of el.children) {
-    if (n >= OWN_WORDS) break;
-    if (typeof c === "string") {
-      if (!c.trimEnd().endsWith(":")) n += c.match(WORD)?.length ?? 0;
-    } else if (c.tag !== "a") n += ownWords(c);
-  }
-  return n;
+function isSentence(el: HtmlElement): boolean {
+  const all: string[] = [];
+  let own = false;
+  const walk = (e: HtmlElement, linked: boolean) => {
+    for (const c of e.children) {
+      if (typeof c !== "string") walk(c, linked || c.tag === "a");
+      else {
+        all.push(c);
+        if (!linked && !own && LETTER.test(c)) own = true;
+      }
+    }
+  };
+  walk(el, false);
+  return own && SENTENCE_END.test(all.join("").trimEnd());
 }
+const LETTER = /\p{L}/u;
+const SENTENCE_END = /[.!?\u3002\uff01\uff1f]["'\u201d\u2019\u00bb)\]]*$/u;
 
 /** A list of links (navigation, related stories): its items say little besides their links. */
 function linkList(list: HtmlElement, s: Stats): boolean {

@@ -6,6 +6,7 @@
  * share is fitted again to it. Together the text is within `maxTokens`.
  */
 import { type McpContent, mimeOf } from "../adapters/content.js";
+import { forRound, withinShare } from "../fit/recount.js";
 import { MIN_MAX_TOKENS } from "../options/compile.js";
 import { noteMarker } from "../pipeline/markers.js";
 import type { Shaped } from "../pipeline/shaped.js";
@@ -89,13 +90,20 @@ export async function fitParts(
   }
   const keptItems = costly.slice(0, kept);
   const shapedItems = keptItems.filter((i): i is Item & { kind: "shaped" } => i.kind === "shaped");
-  const alone = await Promise.all(shapedItems.map((i) => i.shaper.finish(i.prepared)));
+  const alone = await forRound(
+    await Promise.all(shapedItems.map((i) => i.shaper.finish(i.prepared))),
+    Math.max(0, room),
+  );
   const needs = alone.map((s) => tokensOf(s.meta));
   const shares = allocate(needs, Math.max(0, room), { min: MIN_MAX_TOKENS });
   for (const [k, item] of shapedItems.entries()) {
     const need = needs[k] as number;
     const share = shares[k] as number;
-    const s = share >= need ? (alone[k] as Shaped) : await item.shaper.finish(item.prepared, share);
+    const s =
+      share >= need
+        ? (alone[k] as Shaped)
+        : ((await withinShare(alone[k] as Shaped, share)) ??
+          (await item.shaper.finish(item.prepared, share)));
     const shaped = item.shaper.report(s);
     byItem.set(item, {
       out: item.wrap(shaped.text),

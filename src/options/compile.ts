@@ -244,7 +244,7 @@ export function compileOptions(options: ShapeOptions = {}): CompiledOptions {
     const value = options[key];
     if (value !== undefined && typeof value !== "string") fail(`${key} must be a string`);
   }
-  const tokenCount = options.tokenCount ?? "exact";
+  const tokenCount = options.tokenCount === undefined ? "exact" : options.tokenCount;
   if (tokenCount !== "exact" && tokenCount !== "bound")
     fail(`tokenCount must be "exact" or "bound" (got ${String(tokenCount)})`);
   if (tokenCount === "bound" && typeof tokenizer !== "string")

@@ -343,9 +343,4 @@ export interface FitRequest {
   readonly next: NextHint;
   /** The most characters the keeper holds; a verbatim text longer than this is never counted. */
   readonly capacity: number;
-  /**
-   * A page or markdown: its quiet lines keep reading order and no line gets a "more lines like"
-   * marker (a paragraph is not an event).
-   */
-  readonly prose?: boolean;
 }

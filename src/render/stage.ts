@@ -145,7 +145,6 @@ function linesRequest(kept: KeptInput, ctx: RunContext, o: RenderOptions): FitRe
     maxBytes: o.maxBytes,
     next: hintOf(facts, o.next),
     capacity: o.capacity,
-    ...(facts.format === "html" || facts.format === "markdown" ? { prose: true } : {}),
   };
 }
 

@@ -48,7 +48,10 @@ export async function beforeOf(
   };
   try {
     // No throw to get there: an Error's stack costs more than a small result's whole telemetry.
-    if (tokenizer === undefined) return estimate();
+    if (tokenizer === undefined) {
+      const sized = await measureBefore(sample, BYTES_ESTIMATE, false, { capped });
+      return { ...sized, estimated: true };
+    }
     return await measureBefore(sample, await tokenizer(), additive, { capped });
   } catch {
     return estimate();
@@ -57,6 +60,12 @@ export async function beforeOf(
     sample.value = undefined;
   }
 }
+
+/** Four bytes a token: "before" where no tokenizer is loaded for it (`tokenCount: "bound"`). */
+const BYTES_ESTIMATE: ResolvedTokenizer = {
+  name: "estimate",
+  count: async (text) => Math.ceil(utf8Length(text) / 4),
+};
 
 /** A piece is cut once it is this long, at the next safe place. */
 const PIECE_CHARS = 4096;

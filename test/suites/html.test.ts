@@ -748,36 +748,6 @@ describe("htmlToText: text hidden by the page's own stylesheet", () => {
   }
 });
 
-describe("html: a cut page reads as prose", () => {
-  // Paragraphs that differ only in their numbers: as log lines they are one event template.
-  const paragraphs = Array.from(
-    { length: 400 },
-    (_, i) => `Quarter ${i} closed with ${i * 7} orders, and the team shipped ${i % 13} fixes.`,
-  );
-  const page = `<html><body><article><h1>Report</h1>${paragraphs.map((p) => `<p>${p}</p>`).join("\n")}</article></body></html>`;
-  const like = /more lines like/;
-
-  it("no paragraph gets a 'more lines like' marker, and the cut keeps reading order", async () => {
-    for (const input of [
-      new Response(page, { headers: { "content-type": "text/html" } }),
-      new Response(`# Report\n\n${paragraphs.join("\n\n")}`, {
-        headers: { "content-type": "text/markdown" },
-      }),
-    ]) {
-      const s = await shape(input, { maxTokens: 400 });
-      expect(s.meta.truncated).toBe(true);
-      expect(s.text).not.toMatch(like);
-      // The page starts where it starts: its first paragraph, not one picked from the middle.
-      expect(s.text).toContain(paragraphs[0]);
-    }
-  });
-
-  it("negative control: the same lines as plain text are a template, counted in a marker", async () => {
-    const s = await shape(paragraphs.join("\n"), { maxTokens: 400 });
-    expect(s.text).toMatch(like);
-  });
-});
-
 describe("html: a paragraph of prose with links is prose", () => {
   const body = Array.from(
     { length: 6 },
@@ -796,6 +766,13 @@ describe("html: a paragraph of prose with links is prose", () => {
     expect(text).toMatch(/See the book \[1\] and this\./);
     expect(text).toContain("[1] https://example.com/book");
     expect(text).not.toContain("javascript:");
+    for (const [p, kept] of [
+      ['<p>See <a href="/d">the documentation</a>.</p>', "See the documentation"],
+      ['<p><a href="/b">The book</a> is <a href="/h">here</a>.</p>', "The book is here."],
+      ['<p>请参阅<a href="/d">官方文档</a>和<a href="/f">常见问题</a>。</p>', "请参阅官方文档"],
+    ] as const) {
+      expect((await htmlToText(pageWith(p))).text).toContain(kept);
+    }
   });
 
   it("negative control: links with a label, a separator or capitals around them are furniture", async () => {
@@ -803,10 +780,16 @@ describe("html: a paragraph of prose with links is prose", () => {
       '<p><a href="/s">Share</a> | <a href="/t">Tweet</a></p>',
       '<p>Read more: <a href="/r">Another story with a long headline here</a></p>',
       '<p>DON\'T MISS <a href="/n">A story with a long headline</a> [NEWS]</p>',
+      '<p>Read more <a href="/r">Council approves the headline budget…</a></p>',
+      '<p>Related stories <a href="/r">Mayor announces a headline</a></p>',
+      '<p><a href="/s">Share</a> and <a href="/t">Tweet</a> or <a href="/e">Email</a></p>',
+      '<p>Photo by <a href="/j">Headline Doe</a> on <a href="/u">Unsplash</a></p>',
+      '<p>More from <a href="/j">Headline Doe</a> | <a href="/rss">RSS feed</a></p>',
+      '<p>We use <a href="/c">headline cookies</a>. <a href="/a">Accept</a> <a href="/d">Decline</a></p>',
     ]) {
       const { text } = await htmlToText(pageWith(p));
       expect(text).toContain("Paragraph 5 of the article");
-      expect(text).not.toMatch(/Share|Tweet|headline/);
+      expect(text).not.toMatch(/Share|Tweet|headline|Unsplash|RSS/i);
     }
   });
 });

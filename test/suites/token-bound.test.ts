@@ -59,8 +59,57 @@ describe("tokenCount: bound", () => {
       total += used;
     }
     expect(total).toBeLessThanOrEqual(2000);
-    expect(shaped[0]?.meta.tokenBound).toBeDefined();
     expect(shaped[2]?.meta.truncated).toBe(true);
+    // A round whose bounds fit its ceiling together counts none of them.
+    const small = await shapeRound([calls[0], calls[1], calls[3]] as typeof calls, {
+      maxRoundTokens: 2000,
+      tokenCount: "bound",
+    });
+    expect(small.map((s) => s.meta.tokens)).toEqual([undefined, undefined, undefined]);
+    expect(small.every((s) => s.meta.tokenBound !== undefined)).toBe(true);
+  });
+
+  it("a round shares on tokens where bounds would cut: a CJK result fits as it does when counted", async () => {
+    // CJK takes about a third of its bytes in tokens: shared on bounds, it was cut with the
+    // round half spent.
+    const cjk = Array.from(
+      { length: 40 },
+      (_, i) => `第${i}行：漢字かなカナ한국어です。項目${i * 3}`,
+    ).join("\n");
+    const small = Array.from({ length: 10 }, (_, i) => `small result line ${i}`).join("\n");
+    const calls = [
+      { input: cjk },
+      { input: small },
+      { input: `${small}x` },
+      { input: `${small}y` },
+    ];
+    const exact = await shapeRound(calls, { maxRoundTokens: 1000 });
+    const bound = await shapeRound(calls, { maxRoundTokens: 1000, tokenCount: "bound" });
+    expect(exact.every((s) => !s.meta.truncated)).toBe(true);
+    expect(bound.map((s) => s.text)).toEqual(exact.map((s) => s.text));
+    let total = 0;
+    for (const s of bound) {
+      // Counted where the round needed it: then exact, telemetry too.
+      if (s.meta.tokens !== undefined) {
+        expect(s.meta.tokenBound).toBeUndefined();
+        expect(s.meta.telemetry?.after.bound).toBeUndefined();
+        expect(s.meta.telemetry?.after.tokens).toBe(s.meta.tokens);
+      }
+      total += countTokens(s.text, plain);
+    }
+    expect(total).toBeLessThanOrEqual(1000);
+  });
+
+  it("'before' of a parsed value is estimated from its size, not zero", async () => {
+    const rows = Array.from({ length: 50 }, (_, i) => ({
+      id: i,
+      name: `user ${i}`,
+      ok: i % 7 !== 0,
+    }));
+    const s = await shape({ rows }, { maxTokens: 300, tokenCount: "bound" });
+    expect(s.meta.telemetry?.before.estimated).toBe(true);
+    expect(s.meta.telemetry?.before.bytes).toBeGreaterThan(1000);
+    expect(s.meta.telemetry?.before.tokens).toBeGreaterThan(250);
   });
 
   it("refuses a host counter and an unknown mode, by name", async () => {
@@ -70,6 +119,9 @@ describe("tokenCount: bound", () => {
     );
     await expect(
       shape("a", { tokenCount: "approximate" as "bound" }).catch((e: AirlockError) => e.code),
+    ).resolves.toBe("options/invalid");
+    await expect(
+      shape("a", { tokenCount: null as unknown as "bound" }).catch((e: AirlockError) => e.code),
     ).resolves.toBe("options/invalid");
     // The default and "exact" count.
     expect((await shape("a", { tokenCount: "exact" })).meta.tokens).toBeGreaterThan(0);
