@@ -49,6 +49,10 @@ export function buildShaper(o: CompiledOptions): BuiltShaper {
     .pipe(redact)
     .pipe(createKeep({ ...slices.keep, ...tapsOf(store), revealer: redact.revealer }))
     .pipe(store);
+  // `tokenCount: "bound"`: a result whose bytes prove it fits loads no tokenizer, not even for
+  // telemetry (its "before" is then estimated).
+  const bound = o.tokenCount === "bound" && typeof o.tokenizer === "string";
+  const proof = bound ? { bound: o.tokenizer as string } : {};
   const back = (maxTokens: number) =>
     pipeline<KeptInput>()
       .pipe(
@@ -59,10 +63,6 @@ export function buildShaper(o: CompiledOptions): BuiltShaper {
         }),
       )
       .pipe(createFit({ tokenizer, presenter: presenter(formFor(maxTokens)), ...proof }));
-  // `tokenCount: "bound"`: a result whose bytes prove it fits loads no tokenizer, not even for
-  // telemetry (its "before" is then estimated).
-  const bound = o.tokenCount === "bound" && typeof o.tokenizer === "string";
-  const proof = bound ? { bound: o.tokenizer as string } : {};
   const full = back(o.maxTokens);
   const meta = metaOptions(o, redact.clean, cursor);
   return {
