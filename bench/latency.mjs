@@ -1,10 +1,10 @@
 /**
  * What a result costs in time: 300 B, 1 KB, 10 KB and 100 KB of log lines that fit the budget,
  * and the same cut to 500 tokens, each next to a `countTokens` pass over the same text, warm (the
- * median of many calls in one process) and cold (the first call of a fresh process, which loads
- * the pipeline and the tokenizer); and a round of 20 small results. Given the path of another
- * build's `dist/index.js`, its warm figures are measured in the same run, in a column of their
- * own (machines are noisy: compare within a run).
+ * median of many calls in one process, after 400 ms of calls that let V8 optimise) and cold
+ * (the first call of a fresh process, which loads the pipeline and the tokenizer); and a round
+ * of 20 small results. Given the path of another build's `dist/index.js`, its warm figures are
+ * measured in the same run, in a column of their own (machines are noisy: compare within a run).
  *
  * Run: npm run bench:latency [-- /path/to/other/dist/index.js]
  */
@@ -43,16 +43,29 @@ function logOf(bytes) {
   return out.join("\n").slice(0, bytes);
 }
 
-async function median(run, calls) {
-  for (let i = 0; i < Math.min(20, calls); i++) await run();
-  const times = [];
-  for (let i = 0; i < calls; i++) {
-    const at = performance.now();
-    await run();
-    times.push(performance.now() - at);
+/** Calls before timing: V8 optimises a small call's code only after some thousands of them. */
+const WARM_MS = 400;
+/** Rounds the calls are split into, the runs taking turns: a noisy moment hits them all. */
+const ROUNDS = 10;
+
+/** The median call of each run, the runs measured in turns after each is warm. */
+async function medians(runs, calls) {
+  for (const run of runs) {
+    const warm = performance.now();
+    for (let i = 0; i < 20 || performance.now() - warm < WARM_MS; i++) await run();
   }
-  times.sort((a, b) => a - b);
-  return times[times.length >> 1];
+  const times = runs.map(() => []);
+  const each = Math.max(2, Math.ceil(calls / ROUNDS));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [k, run] of runs.entries()) {
+      for (let i = 0; i < each; i++) {
+        const at = performance.now();
+        await run();
+        times[k].push(performance.now() - at);
+      }
+    }
+  }
+  return times.map((t) => t.sort((a, b) => a - b)[t.length >> 1]);
 }
 
 const ms = (n) => `${n.toFixed(3)} ms`.padStart(11);
@@ -67,15 +80,12 @@ for (const bytes of SIZES) {
   const text = logOf(bytes);
   for (const maxTokens of [1_000_000, 500]) {
     const shaper = lib.createShaper({ tool: "bash", maxTokens });
-    const calls = callsFor(bytes);
-    const t = await median(() => shaper(text), calls);
-    const c = await median(() => countTokens(text), calls);
-    let cell = "";
-    if (other) {
-      const o = other.createShaper({ tool: "bash", maxTokens });
-      const ot = await median(() => o(text), calls);
-      cell = `  ${ms(ot)}  ${(ot / c).toFixed(1).padStart(5)}×`;
-    }
+    const o = other?.createShaper({ tool: "bash", maxTokens });
+    const [t, c, ot] = await medians(
+      [() => shaper(text), () => countTokens(text), ...(o ? [() => o(text)] : [])],
+      callsFor(bytes),
+    );
+    const cell = o ? `  ${ms(ot)}  ${(ot / c).toFixed(1).padStart(5)}×` : "";
     const what = `${bytes >= 1024 ? `${bytes / 1024} KB` : `${bytes} B`} ${maxTokens === 500 ? "at 500 tokens" : "that fits"}`;
     console.log(
       `  ${what.padEnd(22)} ${ms(t)} ${ms(c)}  ${(t / c).toFixed(1).padStart(4)}×${cell}`,
@@ -88,23 +98,33 @@ console.log(
 );
 for (const bytes of SIZES.slice(0, 3)) {
   const text = logOf(bytes);
-  const shaper = lib.createShaper({ tool: "bash", maxTokens: 1_000_000, tokenCount: "bound" });
-  const calls = callsFor(bytes);
-  const t = await median(() => shaper(text), calls);
-  const c = await median(() => countTokens(text), calls);
+  const bound = { tool: "bash", maxTokens: 1_000_000, tokenCount: "bound" };
+  const shaper = lib.createShaper(bound);
+  const o = other?.createShaper(bound);
+  const [t, c, ot] = await medians(
+    [() => shaper(text), () => countTokens(text), ...(o ? [() => o(text)] : [])],
+    callsFor(bytes),
+  );
+  const cell = o ? `  ${ms(ot)}  ${(ot / c).toFixed(1).padStart(5)}×` : "";
   const what = `${bytes >= 1024 ? `${bytes / 1024} KB` : `${bytes} B`} that fits`;
-  console.log(`  ${what.padEnd(22)} ${ms(t)} ${ms(c)}  ${(t / c).toFixed(1).padStart(4)}×`);
+  console.log(`  ${what.padEnd(22)} ${ms(t)} ${ms(c)}  ${(t / c).toFixed(1).padStart(4)}×${cell}`);
 }
 
 const round = Array.from({ length: 20 }, (_, i) => ({ input: logOf(200 + i * 40) }));
-const r = await median(() => lib.shapeRound(round, { maxRoundTokens: 8000 }), 60);
-const rb = await median(
-  () => lib.shapeRound(round, { maxRoundTokens: 8000, tokenCount: "bound" }),
+const roundOf =
+  (l, extra = {}) =>
+  () =>
+    l.shapeRound(round, { maxRoundTokens: 8000, ...extra });
+const [r, rb, ro, rob] = await medians(
+  [
+    roundOf(lib),
+    roundOf(lib, { tokenCount: "bound" }),
+    ...(other ? [roundOf(other), roundOf(other, { tokenCount: "bound" })] : []),
+  ],
   60,
 );
-const ro = other ? await median(() => other.shapeRound(round, { maxRoundTokens: 8000 }), 60) : 0;
 console.log(
-  `\na round of 20 small results (200 B to 1 KB each): ${ms(r).trim()}, with tokenCount "bound" ${ms(rb).trim()}${other ? `  other build: ${ms(ro).trim()}` : ""}`,
+  `\na round of 20 small results (200 B to 1 KB each): ${ms(r).trim()}, with tokenCount "bound" ${ms(rb).trim()}${other ? `; other build: ${ms(ro).trim()}, "bound" ${ms(rob).trim()}` : ""}`,
 );
 
 if (process.env.LATENCY_CHILD === undefined) {

@@ -8,6 +8,7 @@ import { AirlockError } from "../errors/airlock-error.js";
 import { concat } from "../intake/budget.js";
 import { DEFAULT_MAX_BYTES, type StreamSource } from "../intake/input.js";
 import { openSource } from "../intake/source.js";
+import { utf8Length } from "../pipeline/text.js";
 import { detectCharset, PRESCAN_BYTES } from "./charset.js";
 import { factsOf, type PageFacts } from "./facts.js";
 import { allChars, findMainContent, keptChars } from "./main-content.js";
@@ -248,14 +249,4 @@ export async function* pageParts(
     charset = label;
     return new TextDecoder(label);
   }
-}
-
-/** UTF-8 bytes of a string, without encoding it. */
-function utf8Length(text: string): number {
-  let n = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x80) n += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : c < 0x800 ? 1 : 1;
-  }
-  return n;
 }

@@ -202,12 +202,15 @@ export function createCappedReader(
   async function read(want = GATHER_BYTES): Promise<Uint8Array | undefined> {
     const first = await pull(want);
     if (first === undefined || first.byteLength >= want) return first;
+    // A source that ended with its first chunk (a string, a small body) is not copied.
+    let next = await pull();
+    if (next === undefined) return first;
     // Gather small chunks into one buffer that grows by doubling: no chunk object is held.
     let buffer = new Uint8Array(Math.max(first.byteLength * 2, 4096));
     buffer.set(first);
     let length = first.byteLength;
     for (let reads = 1; length < want && reads < GATHER_READS; reads++) {
-      const next = await pull();
+      if (reads > 1) next = await pull();
       if (next === undefined) break;
       if (length + next.byteLength > buffer.byteLength) {
         const grown = new Uint8Array(Math.max(buffer.byteLength * 2, length + next.byteLength));

@@ -400,8 +400,10 @@ function isLevelCase(word: string): boolean {
  * lineClassifier()("Jun 14 15:16:01 host kernel: alert: CPU0 temperature above threshold"); // 3
  */
 export function lineClassifier(): (line: string) => Severity {
-  const pattern = new RegExp(EVIDENCE_SOURCE, "gm");
+  // Made on the first line classified: most lines of a small result are never classified.
+  let pattern: RegExp | undefined;
   return function classify(raw: string): Severity {
+    pattern ??= new RegExp(EVIDENCE_SOURCE, "gm");
     // Classify what will be shown: colour codes hide word boundaries ("\x1b[31mERROR"), and a
     // redrawn line shows only its last state.
     let line = raw;

@@ -36,15 +36,21 @@ export function cutText(text: string, max: number, ellipsis = ""): string {
   return `${safeSlice(text, 0, max)}${ellipsis}`;
 }
 
+/** The first character that is not ASCII (every surrogate is above U+007F). */
+const NOT_ASCII = /[\u0080-\uffff]/;
+
 /**
  * UTF-8 bytes of a string, without encoding it (a lone surrogate counts as U+FFFD: 3 bytes).
+ * An ASCII prefix is measured by a native scan, not a character loop.
  *
  * @example
  * utf8Length("é"); // 2
  */
 export function utf8Length(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
+  const first = text.search(NOT_ASCII);
+  if (first === -1) return text.length;
+  let n = first;
+  for (let i = first; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x80) n += 1;
     else if (c < 0x800) n += 2;

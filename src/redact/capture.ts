@@ -74,22 +74,30 @@ export function goesOn(text: string, start: number, end: number): boolean {
 export function capturing(inner: LineSink, anchored?: (line: string) => boolean): LineSink {
   // Lines the inner sink counted (as it counts them: each line(), and skip(count)).
   let lines = 0;
+  // Slots are made as they are first used: a result of a few lines makes a few.
   const ring: Seen[] = [];
-  for (let i = 0; i < RING; i++) ring.push({ at: 0, text: "", start: 0, end: 0 });
+  const slot = (i: number): Seen => {
+    let s = ring[i];
+    if (s === undefined) {
+      s = { at: 0, text: "", start: 0, end: 0 };
+      ring[i] = s;
+    }
+    return s;
+  };
   let next = 0;
   // Units whose following lines are being noted.
   const open: After[] = [];
   let lastUnit: Unit | undefined;
 
   function note(at: number, text: string, start: number, end: number): void {
-    const prev = ring[(next + RING - 1) % RING] as Seen;
+    const prev = slot((next + RING - 1) % RING);
     // A line offered to wanted() and then taken is seen twice: the second replaces the first.
-    const slot = prev.at === at ? prev : (ring[next] as Seen);
-    if (slot !== prev) next = (next + 1) % RING;
-    slot.at = at;
-    slot.text = text;
-    slot.start = start;
-    slot.end = end;
+    const to = prev.at === at ? prev : slot(next);
+    if (to !== prev) next = (next + 1) % RING;
+    to.at = at;
+    to.text = text;
+    to.start = start;
+    to.end = end;
     if (open.length > 0) follow(at, text, start, end);
   }
 
@@ -134,7 +142,8 @@ export function capturing(inner: LineSink, anchored?: (line: string) => boolean)
     let taken = 0;
     let earliest: Seen | undefined;
     for (let back = 1; back <= RING; back++) {
-      const s = ring[(next + RING - back) % RING] as Seen;
+      const s = ring[(next + RING - back) % RING];
+      if (s === undefined) break;
       // The line itself, when wanted() saw it first.
       if (s.at === at) continue;
       if (s.at !== want || s.at <= 0) break;
@@ -182,12 +191,12 @@ export function capturing(inner: LineSink, anchored?: (line: string) => boolean)
       },
       wanted(text: string, start: number, end: number, pending: number) {
         const at = lines + pending + 1;
-        const slot = ring[next] as Seen;
+        const seen = slot(next);
         next = next + 1 === RING ? 0 : next + 1;
-        slot.at = at;
-        slot.text = text;
-        slot.start = start;
-        slot.end = end;
+        seen.at = at;
+        seen.text = text;
+        seen.start = start;
+        seen.end = end;
         if (open.length > 0) follow(at, text, start, end);
         return target.wanted(text, start, end, pending);
       },

@@ -8,6 +8,7 @@
 import type { ResolvedTokenizer } from "../fit/tokenizer.js";
 import type { RunContext } from "../pipeline/run.js";
 import { type InputSample, createSample as sampleOf } from "../pipeline/sample.js";
+import { utf8Length } from "../pipeline/text.js";
 
 /** Bytes of input counted exactly, all sources together: about 3 ms of counting. */
 export const EXACT_BEFORE_BYTES = 64 * 1024;
@@ -49,6 +50,9 @@ export async function beforeOf(
   try {
     // No throw to get there: an Error's stack costs more than a small result's whole telemetry.
     if (tokenizer === undefined) {
+      // Text is estimated from its bytes as read, without decoding them again; a value from
+      // its JSON text, which the sample does not hold.
+      if (sample.value === undefined) return estimate();
       const sized = await measureBefore(sample, BYTES_ESTIMATE, false, { capped });
       return { ...sized, estimated: true };
     }
@@ -284,17 +288,3 @@ function viewLength(view: ArrayBufferView): number {
 
 /** Members the size walk visits before it estimates the rest. */
 const MAX_STEPS = 1 << 20;
-
-function utf8Length(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
