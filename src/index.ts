@@ -131,6 +131,17 @@ export {
   shapeError,
 } from "./shape-error.js";
 export { createRoundShaper, type RoundShaper, shapeRound } from "./shape-round.js";
+export {
+  createSession,
+  type Level as SessionLevel,
+  type Session,
+  type SessionCall,
+  type SessionOptions,
+  type SessionState,
+  type SessionStats,
+  type ViewEntry,
+  type ViewStat,
+} from "./shape-session.js";
 export { type CombinedStoreOptions, createCombinedStore } from "./store/combined.js";
 export {
   createIndexedDbStore,

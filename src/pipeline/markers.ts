@@ -277,6 +277,58 @@ export function notShownMarker(what: string, budget: number | undefined): string
   return `[airlock: result not shown${why}: ${what}]`;
 }
 
+/** An earlier result of a session, shown as one line (its level `line`): what it was. */
+export interface ResultLine {
+  /** The host's call id, made safe (`safeName`). */
+  readonly callId: string;
+  readonly tool?: string;
+  readonly status: string;
+  /** Its size in airlock's words: `51081 lines`, `1200 records`, `2048 bytes`. */
+  readonly size: string;
+  /** Evidence lines or records in the whole result. */
+  readonly evidence: number;
+  /** `read_result {…}` that reads it again; absent when it was not kept. */
+  readonly read?: string;
+}
+
+/**
+ * A session's earlier result as one line, in plain integers and safe names, with the call that
+ * reads it again:
+ *
+ *   [airlock: earlier result of call_3 (bash), partial, 51081 lines, evidence 53; read it again: read_result {"handle":"res_…","evidence":true}]
+ */
+export function resultLineMarker(r: ResultLine): string {
+  const tool = r.tool === undefined ? "" : ` (${r.tool})`;
+  const evidence = r.evidence > 0 ? `, evidence ${r.evidence}` : "";
+  const again = r.read === undefined ? "; it was not kept" : `; read it again: ${r.read}`;
+  return `[airlock: earlier result of ${r.callId}${tool}, ${r.status}, ${r.size}${evidence}${again}]`;
+}
+
+/**
+ * The oldest one-line results of a session, folded into the first of them: each call id with
+ * its handle (`-` when it was not kept), and how to read one again. The others point here.
+ *
+ *   [airlock: 3 earlier results folded: call_1 res_…, call_2 res_…, call_4 -; read one again: read_result {"handle":"…"}]
+ */
+export function foldedMarker(results: ReadonlyArray<{ callId: string; handle?: string }>): string {
+  const list = results.map((r) => `${r.callId} ${r.handle ?? "-"}`).join(", ");
+  const n = results.length;
+  return `[airlock: ${n} earlier result${n === 1 ? "" : "s"} folded: ${list}; read one again: read_result {"handle":"…"}]`;
+}
+
+/** A folded result that is not the first of the fold: the call whose line lists its handle. */
+export function foldedIntoMarker(callId: string): string {
+  return `[airlock: folded, see ${callId}]`;
+}
+
+/**
+ * A name the host or a model chose (a call id, a tool) as it may stand in a marker: letters,
+ * digits and `_ . : -`, at most 64 of them; anything else is left to `fallback`.
+ */
+export function safeName(name: unknown, fallback: string): string {
+  return typeof name === "string" && /^[A-Za-z0-9_.:-]{1,64}$/.test(name) ? name : fallback;
+}
+
 /** What is left when not even one line or record fits the budget: the longest first. */
 export const OMITTED_NOTICES: readonly string[] = [
   "[airlock: result omitted: it does not fit maxTokens]",

@@ -58,6 +58,15 @@ const RULES: ReadonlyArray<readonly [string, RegExp]> = [
   ["nesting", /^nesting omitted$/],
   ["tool-error", /^the tool reported an error$/],
   ["read-note", /^read_result: .+$/],
+  [
+    "earlier",
+    /^earlier result of ([\w.:-]+)(?: \(([\w.:-]+)\))?, (ok|partial|empty|error), (\d+) (?:lines?|records?|bytes?)(?:, evidence (\d+))?; (?:read it again: read_result \{"handle":"[\w-]+"(?:,"evidence":true)?\}|it was not kept)$/,
+  ],
+  [
+    "folded",
+    /^(\d+) earlier results? folded: ([\w.:-]+ (?:[\w-]+|-)(?:, [\w.:-]+ (?:[\w-]+|-))*); read one again: read_result \{"handle":"…"\}$/,
+  ],
+  ["folded-into", /^folded, see ([\w.:-]+)$/],
 ];
 
 /** The marker's kind and its fields, for the text inside `[airlock: …]`; undefined if none fits. */

@@ -15,7 +15,8 @@ const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
  * Folders in the order they may depend on each other: each may import from those before it.
  * `front` is the top-level modules (`shape.ts`, `index.ts`, …), which compose everything.
  * `telemetry` reads a finished result (it comes after the stages); `round` shares a budget
- * among results and checks their options (it comes after `options`). `mcp` is an entry of its
+ * among results and checks their options (it comes after `options`); `session` grades a run's
+ * results down to its ceiling (after `round`). `mcp` is an entry of its
  * own that composes the front (`compileShaper`, `shapeError`, `createResultReader`) into whole
  * MCP results: it comes after them, and nothing before it may import it. `frameworks` holds the
  * entries for agent frameworks (`agent-airlock/ai-sdk`, `/langchain`, `/openai-agents`): they
@@ -39,6 +40,7 @@ const ORDER = [
   "telemetry",
   "options",
   "round",
+  "session",
   "adapters",
   "preview",
   "vendor",

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { shape } from "../../src/index.js";
+import { createSession, shape } from "../../src/index.js";
 import { MARKER_GRAMMAR } from "../../src/pipeline/markers.js";
 import { markersIn, parseMarker } from "../helpers/markers.js";
 import { serviceLog } from "../helpers/sources.js";
@@ -81,7 +81,28 @@ describe("the marker grammar", () => {
       expect(shown + omitted).toBe(Number(summary?.[1]));
       expect(Number(summary?.[1])).toBe(log.length);
     }
+    // A session's earlier results at `line` and `folded`.
+    for (const [maxRunTokens, keepRecent] of [
+      [400, 0],
+      [1200, 1],
+    ] as const) {
+      const session = createSession({ maxRunTokens, maxTokens: 300, keepRecent });
+      for (let i = 0; i < 12; i++) {
+        const text = log.slice(0, 200 + i).join("\n");
+        await session.shape(text, { callId: `call_${i}`, tool: "bash" });
+      }
+      for (const { text } of session.view()) {
+        for (const inner of markersIn(text)) {
+          const parsed = parseMarker(inner);
+          expect(parsed, `session: ${inner}`).toBeDefined();
+          kinds.add(parsed?.kind as string);
+        }
+      }
+    }
     for (const kind of [
+      "earlier",
+      "folded",
+      "folded-into",
       "gap",
       "like",
       "summary",
@@ -101,6 +122,8 @@ describe("the marker grammar", () => {
       "shown 240 of 50000 lines; evidence 14 of 31 lines shown",
       "hello there",
       "omitted lines -3",
+      "earlier result of call_3",
+      "folded, see call 1",
     ]) {
       expect(parseMarker(old), old).toBeUndefined();
     }

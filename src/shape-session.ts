@@ -1,0 +1,237 @@
+/**
+ * A session over an agent's run: every tool result is shaped and recorded, and `view()` gives
+ * the text each one should have in the next model call, all of it within `maxRunTokens`. Older
+ * results are graded down (`session/grade.ts`) rather than deleted: each keeps its handle, and
+ * the view changes only at a watermark crossing, so a provider's prompt cache keeps its prefix.
+ */
+import { AirlockError } from "./errors/airlock-error.js";
+import { lazyTokenizer } from "./fit/tokenizer.js";
+import type { CallOptions, ShapeInput } from "./options/compile.js";
+import { MIN_MAX_TOKENS } from "./options/compile.js";
+import { checkNames } from "./options/known.js";
+import { safeName } from "./pipeline/markers.js";
+import type { Shaped } from "./pipeline/shaped.js";
+import { tokensOf } from "./pipeline/shaped.js";
+import { utf8Length } from "./pipeline/text.js";
+import { applyView } from "./session/apply.js";
+import { type Entry, lineOf, settle, textOf } from "./session/grade.js";
+import { checkSession, type SessionOptions } from "./session/options.js";
+import {
+  type Level,
+  MAX_VIEW_STATS,
+  type ResultState,
+  type SessionState,
+  type ViewStat,
+} from "./session/state.js";
+import { compileShaper } from "./shape.js";
+import { createMemoryStore } from "./store/memory.js";
+import type { ResultStore } from "./store/store.js";
+
+export type { Level, SessionOptions, SessionState, ViewStat };
+
+/** One result's options in a session: its call id, and its own options over the session's. */
+export interface SessionCall extends CallOptions {
+  /** The model's id for the tool call (`tool_call_id`, `tool_use_id`, `call_id`): unique in the session. */
+  readonly callId: string;
+}
+
+/** What one recorded result reads as in the next model call. */
+export interface ViewEntry {
+  readonly callId: string;
+  readonly text: string;
+  readonly tokens: number;
+  readonly level: Level;
+}
+
+export interface SessionStats {
+  /** Tokens of the view as it stands. */
+  readonly tokens: number;
+  readonly maxRunTokens: number;
+  /** Results at each level. */
+  readonly levels: Readonly<Record<Level, number>>;
+  /** Results moved to a lower level so far. */
+  readonly reshapes: number;
+  /** Each `view()` call so far (the last 4,096): its tokens, and whether an earlier result's text changed since the one before. */
+  readonly views: readonly ViewStat[];
+  /** `view()` calls older than those listed. */
+  readonly viewsDropped: number;
+}
+
+export interface Session {
+  /** Shapes a tool result within its budget and records it; the view is then graded. */
+  shape(input: ShapeInput, call: SessionCall): Promise<Shaped>;
+  /** The text every recorded result should have in the next model call, in call order. */
+  view(): ViewEntry[];
+  /** Rewrites the tool results of a message list that this session recorded (by call id). */
+  apply<M>(messages: readonly M[]): M[];
+  stats(): SessionStats;
+  /** The session as plain data: `createSession({ …options, restore })` goes on from it. */
+  toJSON(): SessionState;
+  /** Where the results are kept: `read_result` reads them from here. */
+  readonly store: ResultStore;
+}
+
+const CALL_OPTIONS = {
+  callId: true,
+  maxTokens: true,
+  maxBytes: true,
+  tool: true,
+  contentType: true,
+  abortSignal: true,
+  timeoutMs: true,
+} as const;
+
+function sizeOf(shaped: Shaped): string {
+  const m = shaped.meta;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  if (m.records?.shape === "records") return plural(m.records.total, "record");
+  if (m.kind === "binary" || m.kind === "structured") return plural(m.bytes, "byte");
+  return plural(m.lines, "line");
+}
+
+function evidenceOf(shaped: Shaped): number {
+  const m = shaped.meta;
+  if (m.records) return m.records.evidence ?? m.records.errors;
+  return m.sections.reduce((n, s) => n + s.evidenceLines, 0);
+}
+
+/**
+ * @example
+ * const session = createSession({ maxRunTokens: 32_000, keepRecent: 3, store });
+ * await session.shape(log, { callId: "call_1", tool: "bash" });
+ * const texts = session.view(); // [{ callId: "call_1", text, tokens, level: "full" }]
+ */
+export function createSession(options: SessionOptions): Session {
+  const s = checkSession(options);
+  const store = s.shape.store ?? createMemoryStore();
+  const shaper = compileShaper({ ...s.shape, store });
+  const bound = s.shape.tokenCount === "bound" && typeof s.shape.tokenizer !== "object";
+  const tokenizer = lazyTokenizer(s.shape.tokenizer ?? "o200k_base");
+  const count = async (text: string) =>
+    bound ? utf8Length(text) : (await tokenizer()).count(text);
+  const entries: Entry[] = (s.restore?.results ?? []).map((r) => ({
+    ...r,
+    records: r.size.endsWith("record") || r.size.endsWith("records"),
+  }));
+  const ids = new Set(entries.map((e) => e.callId));
+  let reshapes = s.restore?.reshapes ?? 0;
+  const views: ViewStat[] = [...(s.restore?.views ?? [])];
+  let viewsDropped = 0;
+  let last: readonly ViewEntry[] | undefined;
+  // Results are graded one at a time, in the order they were recorded.
+  let queue: Promise<unknown> = Promise.resolve();
+
+  async function record(input: ShapeInput, call: SessionCall): Promise<Shaped> {
+    const { callId, ...own } = call;
+    const max = Math.min(own.maxTokens ?? shaper.maxTokens, s.maxRunTokens);
+    const prepared = await shaper.prepare(input, { ...own, maxTokens: max });
+    let shaped = shaper.report(await shaper.finish(prepared, max));
+    const tool = safeName(shaped.meta.tool, "");
+    const entry: Entry = {
+      callId,
+      ...(tool !== "" ? { tool } : {}),
+      level: "full",
+      text: shaped.text,
+      tokens: tokensOf(shaped.meta),
+      fullTokens: tokensOf(shaped.meta),
+      status: shaped.status,
+      size: sizeOf(shaped),
+      evidence: evidenceOf(shaped),
+      ...(shaped.meta.handle !== undefined ? { handle: shaped.meta.handle } : {}),
+      records: shaped.meta.records?.shape === "records",
+      refit: async (share) => {
+        const fitted = await shaper.finish(prepared, share);
+        return { text: fitted.text, tokens: tokensOf(fitted.meta) };
+      },
+    };
+    const settled = queue.then(async () => {
+      entries.push(entry);
+      reshapes += await settle(entries, s, count, async (share) => {
+        if (share >= MIN_MAX_TOKENS) {
+          shaped = await shaper.finish(prepared, share);
+          Object.assign(entry, { text: shaped.text, tokens: tokensOf(shaped.meta) });
+          return true;
+        }
+        const line = lineOf(entry);
+        Object.assign(entry, { level: "line", text: line, tokens: await count(line) });
+        return true;
+      });
+      // Its keep is held only while a re-fit may need it.
+      if (entry.level !== "full") entry.refit = undefined;
+    });
+    queue = settled.catch(() => undefined);
+    await settled;
+    return shaped;
+  }
+
+  const viewOf = (): ViewEntry[] => {
+    const folded = entries.filter((e) => e.level === "folded");
+    return entries.map((e) => ({
+      callId: e.callId,
+      text: textOf(e, folded),
+      tokens: e.tokens,
+      level: e.level,
+    }));
+  };
+
+  return {
+    store,
+    shape(input, call) {
+      if (call === null || typeof call !== "object")
+        throw new AirlockError("options/invalid", "session.shape: call must be { callId, … }");
+      checkNames(call, CALL_OPTIONS, "session.shape");
+      const callId = safeName(call.callId, "");
+      if (callId === "" || ids.has(callId)) {
+        throw new AirlockError(
+          "options/invalid",
+          `session.shape: callId must be a new id of letters, digits and _ . : - (at most 64; got ${JSON.stringify(String(call.callId).slice(0, 64))})`,
+        );
+      }
+      ids.add(callId);
+      return record(input, { ...call, callId });
+    },
+    view() {
+      const now = viewOf();
+      const prefixChanged = last?.some((e, i) => now[i]?.text !== e.text) === true;
+      last = now;
+      views.push({ tokens: now.reduce((n, e) => n + e.tokens, 0), prefixChanged });
+      if (views.length > MAX_VIEW_STATS) {
+        views.shift();
+        viewsDropped++;
+      }
+      return now;
+    },
+    apply(messages) {
+      return applyView(messages, new Map(viewOf().map((e) => [e.callId, e.text])));
+    },
+    stats() {
+      const levels = { full: 0, evidence: 0, line: 0, folded: 0 };
+      for (const e of entries) levels[e.level]++;
+      return {
+        tokens: entries.reduce((n, e) => n + e.tokens, 0),
+        maxRunTokens: s.maxRunTokens,
+        levels,
+        reshapes,
+        views: [...views],
+        viewsDropped,
+      };
+    },
+    toJSON() {
+      const results = entries.map(
+        (e): ResultState => ({
+          callId: e.callId,
+          ...(e.tool !== undefined ? { tool: e.tool } : {}),
+          level: e.level,
+          text: e.level === "full" || e.level === "evidence" ? e.text : "",
+          tokens: e.tokens,
+          fullTokens: e.fullTokens,
+          status: e.status,
+          size: e.size,
+          evidence: e.evidence,
+          ...(e.handle !== undefined ? { handle: e.handle } : {}),
+        }),
+      );
+      return { version: 1, results, reshapes, views: [...views] };
+    },
+  };
+}
