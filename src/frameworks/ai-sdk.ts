@@ -7,13 +7,23 @@
  * error becomes a safe `error-text` output, and `toModelOutput` maps the status onto the
  * SDK's output form.
  */
-import { type InferToolInput, jsonSchema, type Tool, type ToolExecutionOptions } from "ai";
+import {
+  type InferToolInput,
+  jsonSchema,
+  type ModelMessage,
+  type Tool,
+  type ToolExecutionOptions,
+} from "ai";
+import { AirlockError } from "../errors/airlock-error.js";
 import { createResultReader, type ResultReaderOptions } from "../reader.js";
+import { shapeError } from "../shape-error.js";
+import type { Session } from "../shape-session.js";
 import { READ_RESULT_TOOL, READ_RESULT_TOOL_STRICT } from "../store/tool.js";
 import {
   type AirlockFacts,
   type AirlockOutput,
   type AirlockToolOptions,
+  asInput,
   createToolShaper,
   outputOf,
   type ToolShaper,
@@ -82,6 +92,64 @@ function wrap(tool: AnyTool, name: string | undefined, shaper: ToolShaper): AnyT
       ),
     toModelOutput: ({ output }: { output: unknown }) => modelOutput(output),
   } as AnyTool;
+}
+
+/** What `withSession` gives: the tools, and the `prepareStep` for `generateText` or `streamText`. */
+export interface SessionTools<S extends Record<string, AnyTool>> {
+  readonly tools: AirlockTools<S>;
+  /** Sends the model the session's view of every earlier tool result (by tool call id). */
+  readonly prepareStep: (step: { readonly messages: ModelMessage[] }) => {
+    messages: ModelMessage[];
+  };
+}
+
+/**
+ * Tools whose every result a session records (under the SDK's tool call id), and the
+ * `prepareStep` that rewrites the earlier tool results of each step's messages from the
+ * session's view, so the run's tool output stays within `maxRunTokens` (docs/session.md). A
+ * thrown error is shaped as `withAirlock` shapes it, an `error-text` of a few dozen tokens,
+ * and is not recorded.
+ *
+ * @example
+ * const session = createSession({ maxRunTokens: 32_000, maxTokens: 4000, store });
+ * const { tools, prepareStep } = withSession({ bash, readFile }, session);
+ * await generateText({ model, tools, prepareStep, stopWhen: stepCountIs(40), prompt });
+ */
+export function withSession<S extends Record<string, AnyTool>>(
+  tools: S,
+  session: Session,
+): SessionTools<S> {
+  if (typeof session?.shape !== "function" || typeof session?.apply !== "function") {
+    throw new AirlockError("options/invalid", "withSession: session must be createSession()'s");
+  }
+  const wrapped: Record<string, AnyTool> = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    const execute = tool.execute;
+    if (typeof execute !== "function") {
+      wrapped[name] = tool;
+      continue;
+    }
+    const { toModelOutput: _raw, outputSchema: _schema, ...rest } = tool;
+    wrapped[name] = {
+      ...rest,
+      execute: async (input: unknown, call: ToolExecutionOptions): Promise<AirlockOutput> => {
+        let output: unknown;
+        try {
+          output = await finalOutput(execute.call(tool, input, call));
+        } catch (error) {
+          return outputOf(await shapeError(error, { tool: name }));
+        }
+        return outputOf(
+          await session.shape(asInput(output), { callId: call.toolCallId, tool: name }),
+        );
+      },
+      toModelOutput: ({ output }: { output: unknown }) => modelOutput(output),
+    } as AnyTool;
+  }
+  return {
+    tools: wrapped as AirlockTools<S>,
+    prepareStep: ({ messages }) => ({ messages: session.apply(messages) }),
+  };
 }
 
 /**

@@ -181,7 +181,7 @@ export function createToolShaper(options: AirlockToolOptions, where: string): To
 }
 
 /** A tool's return value as `shape()` reads it: nothing and `null` are said, not refused. */
-function asInput(output: unknown): ShapeInput {
+export function asInput(output: unknown): ShapeInput {
   if (output === undefined) return "";
   if (output === null) return "null";
   if (typeof output === "bigint" || typeof output === "symbol" || typeof output === "function") {

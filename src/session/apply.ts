@@ -1,7 +1,9 @@
 /**
  * A session's view written into a plain message list: the tool results it recorded get their
  * text from the view, by call id, in the three wire forms (OpenAI Chat `role: "tool"`, OpenAI
- * Responses `function_call_output`, Anthropic `tool_result` blocks). Every other message, and
+ * Responses `function_call_output`, Anthropic `tool_result` blocks) and the AI SDK's
+ * `ModelMessage` (`role: "tool"` with `tool-result` parts, as `prepareStep` receives them; an
+ * `error-text` output stays one). Every other message, and
  * every result the session did not record, is passed through as the same object; nothing given
  * is changed in place.
  */
@@ -25,6 +27,21 @@ function anthropic(m: Loose, texts: ReadonlyMap<string, string>): Loose {
   return changed ? { ...m, content: blocks } : m;
 }
 
+/** An AI SDK tool message: each recorded `tool-result` part's output becomes the view's text. */
+function aiSdk(m: Loose, texts: ReadonlyMap<string, string>): Loose {
+  let changed = false;
+  const parts = (m.content as unknown[]).map((p: unknown) => {
+    if (!isObject(p) || p.type !== "tool-result" || typeof p.toolCallId !== "string") return p;
+    const text = texts.get(p.toolCallId);
+    const output = p.output as Loose | undefined;
+    const type = isObject(output) && output.type === "error-text" ? "error-text" : "text";
+    if (text === undefined || (output?.type === type && output.value === text)) return p;
+    changed = true;
+    return { ...p, output: { type, value: text } };
+  });
+  return changed ? { ...m, content: parts } : m;
+}
+
 /**
  * @example
  * applyView([{ role: "tool", tool_call_id: "call_1", content: "…" }], new Map([["call_1", "[airlock: …]"]]));
@@ -39,6 +56,7 @@ export function applyView<M>(messages: readonly M[], texts: ReadonlyMap<string, 
       const text = texts.get(m.tool_call_id);
       return (text === undefined || m.content === text ? m : { ...m, content: text }) as M;
     }
+    if (m.role === "tool" && Array.isArray(m.content)) return aiSdk(m, texts) as M;
     if (m.type === "function_call_output" && typeof m.call_id === "string") {
       const text = texts.get(m.call_id);
       return (text === undefined || m.output === text ? m : { ...m, output: text }) as M;

@@ -290,6 +290,14 @@ describe("session.apply: the view written into message lists", () => {
       content: text,
     });
     expect(anthropic[0]?.content[1]).toEqual({ type: "text", text: "go on" });
+
+    const part = { type: "tool-result", toolCallId: "call_1", toolName: "t" };
+    const sdk = session.apply([
+      { role: "tool", content: [{ ...part, output: { type: "text", value: "raw" } }] },
+      { role: "tool", content: [{ ...part, output: { type: "error-text", value: "raw" } }] },
+    ]);
+    expect(sdk[0]?.content[0]).toEqual({ ...part, output: { type: "text", value: text } });
+    expect(sdk[1]?.content[0]).toEqual({ ...part, output: { type: "error-text", value: text } });
   });
 });
 
