@@ -17,8 +17,14 @@ import { AirlockError } from "../errors/airlock-error.js";
 import { compileOptions } from "../options/compile.js";
 import { createResultReader, type ResultReaderOptions } from "../reader.js";
 import { type ShapeErrorOptions, shapeError } from "../shape-error.js";
+import type { Session } from "../shape-session.js";
 import { READ_RESULT_TOOL_STRICT } from "../store/tool.js";
-import { type AirlockToolOptions, createToolShaper, type ToolShaper } from "./tool-shaper.js";
+import {
+  type AirlockToolOptions,
+  asInput,
+  createToolShaper,
+  type ToolShaper,
+} from "./tool-shaper.js";
 
 export type { AirlockToolOptions };
 
@@ -61,20 +67,26 @@ export function withAirlock(
     : wrap(tools as AnyFunctionTool | AnyToolOptions, shaper);
 }
 
-function wrap(given: AnyFunctionTool | AnyToolOptions, shaper: ToolShaper): AnyFunctionTool {
+/** The function tool a wrapper runs: a tool as given, or one made from its options. */
+function functionTool(given: AnyFunctionTool | AnyToolOptions, where: string): AnyFunctionTool {
   const inner: AnyFunctionTool =
     "invoke" in given && typeof given.invoke === "function"
       ? given
       : makeTool({ ...(given as AnyToolOptions), errorFunction: null });
   if (inner.type !== "function") {
-    throw new AirlockError("options/invalid", "withAirlock: only function tools can be wrapped");
+    throw new AirlockError("options/invalid", `${where}: only function tools can be wrapped`);
   }
   if (inner.outputSchema !== undefined) {
     throw new AirlockError(
       "options/invalid",
-      `withAirlock: tool "${inner.name}" has an outputSchema; its output is structured, and a shaped result is text`,
+      `${where}: tool "${inner.name}" has an outputSchema; its output is structured, and a shaped result is text`,
     );
   }
+  return inner;
+}
+
+function wrap(given: AnyFunctionTool | AnyToolOptions, shaper: ToolShaper): AnyFunctionTool {
+  const inner = functionTool(given, "withAirlock");
   return {
     ...inner,
     // The run context is the run's, and its steps run one after another: the calls that arrive
@@ -87,6 +99,66 @@ function wrap(given: AnyFunctionTool | AnyToolOptions, shaper: ToolShaper): AnyF
           runContext,
         )
       ).text,
+  };
+}
+
+/** The model's input as `callModelInputFilter` receives and returns it. */
+interface ModelData {
+  readonly input: unknown[];
+  readonly instructions?: string;
+}
+
+/** What `withSession` gives: the tools, and the `callModelInputFilter` for the `Runner`. */
+export interface SessionTools {
+  readonly tools: AnyFunctionTool[];
+  /** Sends the model the session's view of every earlier tool result (by call id). */
+  readonly callModelInputFilter: <T extends { readonly modelData: ModelData }>(
+    args: T,
+  ) => T["modelData"];
+}
+
+/**
+ * Function tools whose every result a session records (under the call's id), and the
+ * `callModelInputFilter` that rewrites the earlier `function_call_result` items of each model
+ * call from the session's view, so the run's tool output stays within `maxRunTokens`
+ * (docs/session.md). A thrown error is shaped as `withAirlock` shapes it and is not recorded.
+ *
+ * @example
+ * const session = createSession({ maxRunTokens: 32_000, maxTokens: 4000, store });
+ * const { tools, callModelInputFilter } = withSession([bash, readFile], session);
+ * await new Runner({ callModelInputFilter }).run(new Agent({ name, model, tools }), prompt);
+ */
+export function withSession(
+  tools: ReadonlyArray<AnyFunctionTool | AnyToolOptions>,
+  session: Session,
+): SessionTools {
+  if (typeof session?.shape !== "function" || typeof session?.apply !== "function") {
+    throw new AirlockError("options/invalid", "withSession: session must be createSession()'s");
+  }
+  let unnamed = 0;
+  const wrapped = tools.map((given): AnyFunctionTool => {
+    const inner = functionTool(given, "withSession");
+    return {
+      ...inner,
+      invoke: async (runContext: RunContext, input: string, details?: unknown) => {
+        let output: unknown;
+        try {
+          output = await inner.invoke(runContext, input, details as never);
+        } catch (error) {
+          return (await shapeError(error, { tool: inner.name })).text;
+        }
+        const call = (details as { toolCall?: { callId?: unknown } } | undefined)?.toolCall;
+        const callId = typeof call?.callId === "string" ? call.callId : `call_${++unnamed}`;
+        return (await session.shape(asInput(output), { callId, tool: inner.name })).text;
+      },
+    };
+  });
+  return {
+    tools: wrapped,
+    callModelInputFilter: ({ modelData }) => ({
+      ...modelData,
+      input: session.apply(modelData.input),
+    }),
   };
 }
 

@@ -3,7 +3,8 @@
  * text from the view, by call id, in the three wire forms (OpenAI Chat `role: "tool"`, OpenAI
  * Responses `function_call_output`, Anthropic `tool_result` blocks) and the AI SDK's
  * `ModelMessage` (`role: "tool"` with `tool-result` parts, as `prepareStep` receives them; an
- * `error-text` output stays one). Every other message, and
+ * `error-text` output stays one) and the OpenAI Agents SDK's `function_call_result` items (as
+ * `callModelInputFilter` receives them). Every other message, and
  * every result the session did not record, is passed through as the same object; nothing given
  * is changed in place.
  */
@@ -60,6 +61,14 @@ export function applyView<M>(messages: readonly M[], texts: ReadonlyMap<string, 
     if (m.type === "function_call_output" && typeof m.call_id === "string") {
       const text = texts.get(m.call_id);
       return (text === undefined || m.output === text ? m : { ...m, output: text }) as M;
+    }
+    if (m.type === "function_call_result" && typeof m.callId === "string") {
+      const text = texts.get(m.callId);
+      if (text === undefined) return message;
+      const output = m.output;
+      if (isObject(output) && output.type === "text")
+        return (output.text === text ? m : { ...m, output: { ...output, text } }) as M;
+      return (output === text ? m : { ...m, output: text }) as M;
     }
     if (m.role === "user") return anthropic(m, texts) as M;
     return message;

@@ -298,6 +298,14 @@ describe("session.apply: the view written into message lists", () => {
     ]);
     expect(sdk[0]?.content[0]).toEqual({ ...part, output: { type: "text", value: text } });
     expect(sdk[1]?.content[0]).toEqual({ ...part, output: { type: "error-text", value: text } });
+
+    const item = { type: "function_call_result", callId: "call_1", name: "t", status: "completed" };
+    const agents = session.apply([
+      { ...item, output: "raw" },
+      { ...item, output: { type: "text", text: "raw" } },
+    ]);
+    expect(agents[0]).toEqual({ ...item, output: text });
+    expect(agents[1]).toEqual({ ...item, output: { type: "text", text } });
   });
 });
 

@@ -1,0 +1,88 @@
+/**
+ * A session in the real OpenAI Agents loop (`Runner` with the SDK's own `ScriptedModel`): a
+ * 40-turn run in which the model calls one tool a turn (logs of 30 to 300 KB, each with one
+ * planted error). What the model received at each call is counted with gpt-tokenizer from the
+ * request the SDK built: with `withSession`'s `callModelInputFilter` its tool results stay
+ * within the ceiling; without it (the negative control) they pass the ceiling.
+ */
+import { Agent, Runner } from "@openai/agents-core";
+import { assistantMessage, functionCall, ScriptedModel } from "@openai/agents-core/testing";
+import { createSession } from "agent-airlock";
+import { withSession } from "agent-airlock/openai-agents";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { tokens } from "../helpers/frameworks.js";
+
+const TURNS = 40;
+const CEILING = 12_000;
+
+function logOf(n: number): string {
+  const lines: string[] = [];
+  const count = 400 + ((n * 977) % 3600);
+  for (let k = 0; k < count; k++) {
+    lines.push(
+      k === Math.floor(count / 2)
+        ? `2026-12-04T10:00:00Z ERROR billing write failed: ledger-${n}-quota`
+        : `2026-12-04T10:00:${String(k % 60).padStart(2, "0")}Z INFO worker-${k % 9} job ${k} done in ${(k * 13) % 700}ms`,
+    );
+  }
+  return lines.join("\n");
+}
+
+const readLog = {
+  name: "read_log",
+  description: "read a log",
+  parameters: z.object({ n: z.number() }),
+  execute: async ({ n }: { n: number }) => logOf(n),
+};
+
+function script(): ScriptedModel {
+  return new ScriptedModel([
+    ...Array.from({ length: TURNS }, (_, i) => [
+      functionCall("read_log", { n: i + 1 }, { callId: `call_${i + 1}` }),
+    ]),
+    [assistantMessage("done")],
+  ]);
+}
+
+interface Item {
+  type: string;
+  output?: string | { type: string; text?: string };
+}
+
+function resultTokens(input: unknown): number {
+  const items = (Array.isArray(input) ? input : []) as Item[];
+  return items
+    .filter((i) => i.type === "function_call_result")
+    .reduce(
+      (n, i) => n + tokens(typeof i.output === "string" ? i.output : String(i.output?.text ?? "")),
+      0,
+    );
+}
+
+describe("openai-agents: withSession over a 40-turn run", () => {
+  it("keeps every model call's tool results within the run's ceiling", async () => {
+    const session = createSession({ maxRunTokens: CEILING, maxTokens: 2000 });
+    const { tools, callModelInputFilter } = withSession([readLog], session);
+    const model = script();
+    const runner = new Runner({ tracingDisabled: true, callModelInputFilter });
+    const result = await runner.run(new Agent({ name: "a", model, tools }), "go", {
+      maxTurns: TURNS + 5,
+    });
+    expect(result.finalOutput).toBe("done");
+    expect(model.calls).toHaveLength(TURNS + 1);
+    const peak = Math.max(...model.calls.map((c) => resultTokens(c.request.input)));
+    expect(peak).toBeLessThanOrEqual(CEILING);
+    expect(session.stats().reshapes).toBeGreaterThan(0);
+    expect(session.view()).toHaveLength(TURNS);
+  }, 240_000);
+
+  it("negative control: the same run without the filter passes the ceiling", async () => {
+    const session = createSession({ maxRunTokens: CEILING, maxTokens: 2000 });
+    const { tools } = withSession([readLog], session);
+    const model = script();
+    const runner = new Runner({ tracingDisabled: true });
+    await runner.run(new Agent({ name: "a", model, tools }), "go", { maxTurns: TURNS + 5 });
+    expect(resultTokens(model.calls.at(-1)?.request.input)).toBeGreaterThan(CEILING);
+  }, 240_000);
+});
