@@ -174,6 +174,18 @@ export function createSession(options: SessionOptions): Session {
     }));
   };
 
+  function view(): ViewEntry[] {
+    const now = viewOf();
+    const prefixChanged = last?.some((e, i) => now[i]?.text !== e.text) === true;
+    last = now;
+    views.push({ tokens: now.reduce((n, e) => n + e.tokens, 0), prefixChanged });
+    if (views.length > MAX_VIEW_STATS) {
+      views.shift();
+      viewsDropped++;
+    }
+    return now;
+  }
+
   return {
     store,
     shape(input, call) {
@@ -190,19 +202,9 @@ export function createSession(options: SessionOptions): Session {
       ids.add(callId);
       return record(input, { ...call, callId });
     },
-    view() {
-      const now = viewOf();
-      const prefixChanged = last?.some((e, i) => now[i]?.text !== e.text) === true;
-      last = now;
-      views.push({ tokens: now.reduce((n, e) => n + e.tokens, 0), prefixChanged });
-      if (views.length > MAX_VIEW_STATS) {
-        views.shift();
-        viewsDropped++;
-      }
-      return now;
-    },
+    view,
     apply(messages) {
-      return applyView(messages, new Map(viewOf().map((e) => [e.callId, e.text])));
+      return applyView(messages, new Map(view().map((e) => [e.callId, e.text])));
     },
     stats() {
       const levels = { full: 0, evidence: 0, line: 0, folded: 0 };

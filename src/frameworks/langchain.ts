@@ -13,13 +13,17 @@ import {
   type StructuredToolInterface,
   type ToolRunnableConfig,
 } from "@langchain/core/tools";
+import { AirlockError } from "../errors/airlock-error.js";
 import type { Shaped } from "../pipeline/shaped.js";
 import { createResultReader, type ResultReaderOptions } from "../reader.js";
+import { shapeError } from "../shape-error.js";
+import type { Session } from "../shape-session.js";
 import { READ_RESULT_TOOL, READ_RESULT_TOOL_STRICT } from "../store/tool.js";
 import {
   type AirlockFacts,
   type AirlockOutput,
   type AirlockToolOptions,
+  asInput,
   createToolShaper,
   outputOf,
   type ToolShaper,
@@ -134,6 +138,86 @@ function answer(shaped: Shaped, name: string, config: ToolRunnableConfig | undef
     name,
   });
   return [message, artifact];
+}
+
+/** A `createAgent` middleware (the object `createMiddleware` makes): it rewrites each model call's messages. */
+export interface SessionMiddleware {
+  readonly name: string;
+  readonly wrapModelCall: <R extends { readonly messages: readonly unknown[] }, T>(
+    request: R,
+    handler: (request: R) => T,
+  ) => T;
+}
+
+/** What `withSession` gives: the tools, and the middleware for `createAgent`. */
+export interface SessionTools {
+  readonly tools: DynamicStructuredTool[];
+  readonly middleware: SessionMiddleware;
+}
+
+/**
+ * Tools whose every result a session records (under the tool call's id), and the `createAgent`
+ * middleware that rewrites the earlier `ToolMessage`s of each model call from the session's view
+ * (in place of `contextEditingMiddleware`, which deletes them), so the run's tool output stays
+ * within `maxRunTokens` (docs/session.md). A thrown error is shaped as `withAirlock` shapes it
+ * and is not recorded.
+ *
+ * @example
+ * const session = createSession({ maxRunTokens: 32_000, maxTokens: 4000, store });
+ * const { tools, middleware } = withSession([bash, readFile], session);
+ * const agent = createAgent({ model, tools, middleware: [middleware] });
+ */
+export function withSession(
+  tools: readonly StructuredToolInterface[],
+  session: Session,
+): SessionTools {
+  if (typeof session?.shape !== "function" || typeof session?.view !== "function") {
+    throw new AirlockError("options/invalid", "withSession: session must be createSession()'s");
+  }
+  let unnamed = 0;
+  const wrapped = tools.map((inner) =>
+    makeTool(
+      async (input, config) => {
+        let output: unknown;
+        try {
+          output = contentOf(await inner.invoke(input as never, withoutCall(config)));
+        } catch (error) {
+          return answer(await shapeError(error, { tool: inner.name }), inner.name, config);
+        }
+        const callId = config?.toolCall?.id ?? `call_${++unnamed}`;
+        const shaped = await session.shape(asInput(output), { callId, tool: inner.name });
+        return answer(shaped, inner.name, config);
+      },
+      {
+        name: inner.name,
+        description: inner.description,
+        schema: inner.schema,
+        responseFormat: "content_and_artifact",
+        returnDirect: inner.returnDirect,
+      },
+    ),
+  );
+  const middleware: SessionMiddleware = {
+    name: "AirlockSession",
+    wrapModelCall: (request, handler) => {
+      const texts = new Map(session.view().map((e) => [e.callId, e.text]));
+      const messages = request.messages.map((m) => {
+        if (!ToolMessage.isInstance(m)) return m;
+        const text = texts.get(m.tool_call_id);
+        if (text === undefined || m.content === text) return m;
+        return new ToolMessage({
+          content: text,
+          tool_call_id: m.tool_call_id,
+          ...(m.name !== undefined ? { name: m.name } : {}),
+          ...(m.status !== undefined ? { status: m.status } : {}),
+          ...(m.id !== undefined ? { id: m.id } : {}),
+          artifact: m.artifact,
+        });
+      });
+      return handler({ ...request, messages });
+    },
+  };
+  return { tools: wrapped, middleware };
 }
 
 /** Options of `readResultTool`: the reader's, and whether to send the strict schema. */
