@@ -7,14 +7,13 @@
 import { AirlockError } from "./errors/airlock-error.js";
 import { lazyTokenizer } from "./fit/tokenizer.js";
 import type { CallOptions, ShapeInput } from "./options/compile.js";
-import { MIN_MAX_TOKENS } from "./options/compile.js";
 import { checkNames } from "./options/known.js";
 import { safeName } from "./pipeline/markers.js";
 import type { Shaped } from "./pipeline/shaped.js";
 import { tokensOf } from "./pipeline/shaped.js";
 import { utf8Length } from "./pipeline/text.js";
 import { applyView } from "./session/apply.js";
-import { type Entry, lineOf, settle, textOf } from "./session/grade.js";
+import { type Entry, settle, textOf } from "./session/grade.js";
 import { checkSession, type SessionOptions } from "./session/options.js";
 import {
   type Level,
@@ -118,14 +117,25 @@ export function createSession(options: SessionOptions): Session {
   const views: ViewStat[] = [...(s.restore?.views ?? [])];
   let viewsDropped = 0;
   let last: readonly ViewEntry[] | undefined;
-  // Results are graded one at a time, in the order they were recorded.
+  // Results are graded one at a time, in the order shape() was called.
   let queue: Promise<unknown> = Promise.resolve();
+  let restoredCounts = entries.length > 0;
 
-  async function record(input: ShapeInput, call: SessionCall): Promise<Shaped> {
-    const { callId, ...own } = call;
-    const max = Math.min(own.maxTokens ?? shaper.maxTokens, s.maxRunTokens);
-    const prepared = await shaper.prepare(input, { ...own, maxTokens: max });
-    let shaped = shaper.report(await shaper.finish(prepared, max));
+  /** Reads and shapes one result: its entry, not yet recorded. */
+  async function shapeOne(
+    input: ShapeInput,
+    callId: string,
+    own: CallOptions,
+  ): Promise<{ entry: Entry; shaped: Shaped; refit: (share: number) => Promise<Shaped> }> {
+    // A budget that is not a number is the shaper's to refuse, as it is for shape().
+    const given = own.maxTokens;
+    const budget = Math.min(typeof given === "number" ? given : shaper.maxTokens, s.maxRunTokens);
+    const prepared = await shaper.prepare(input, {
+      ...own,
+      maxTokens: given === undefined || typeof given === "number" ? budget : given,
+    });
+    const shaped = shaper.report(await shaper.finish(prepared, budget));
+    const refit = (share: number) => shaper.finish(prepared, share);
     const tool = safeName(shaped.meta.tool, "");
     const entry: Entry = {
       callId,
@@ -140,28 +150,45 @@ export function createSession(options: SessionOptions): Session {
       ...(shaped.meta.handle !== undefined ? { handle: shaped.meta.handle } : {}),
       records: shaped.meta.records?.shape === "records",
       refit: async (share) => {
-        const fitted = await shaper.finish(prepared, share);
+        const fitted = await refit(share);
         return { text: fitted.text, tokens: tokensOf(fitted.meta) };
       },
     };
+    return { entry, shaped, refit };
+  }
+
+  function record(input: ShapeInput, callId: string, own: CallOptions): Promise<Shaped> {
+    // Read at once (a child's pipes must not wait), recorded and graded in call order.
+    const work = shapeOne(input, callId, own);
     const settled = queue.then(async () => {
+      const { entry, shaped, refit } = await work;
+      if (restoredCounts) await recount();
       entries.push(entry);
+      let latest = shaped;
       reshapes += await settle(entries, s, count, async (share) => {
-        if (share >= MIN_MAX_TOKENS) {
-          shaped = await shaper.finish(prepared, share);
-          Object.assign(entry, { text: shaped.text, tokens: tokensOf(shaped.meta) });
-          return true;
-        }
-        const line = lineOf(entry);
-        Object.assign(entry, { level: "line", text: line, tokens: await count(line) });
-        return true;
+        latest = await refit(share);
+        return { text: latest.text, tokens: tokensOf(latest.meta) };
       });
       // Its keep is held only while a re-fit may need it.
       if (entry.level !== "full") entry.refit = undefined;
+      return latest;
     });
     queue = settled.catch(() => undefined);
-    await settled;
-    return shaped;
+    // A call refused for its options may be made again under the same id.
+    return settled.catch((error: unknown) => {
+      if (error instanceof AirlockError && error.code === "options/invalid") ids.delete(callId);
+      throw error;
+    });
+  }
+
+  /** A restored state's counts are the host's data: counted again before they decide a move. */
+  async function recount(): Promise<void> {
+    restoredCounts = false;
+    const folded = entries.filter((e) => e.level === "folded");
+    for (const e of entries) {
+      const text = textOf(e, folded);
+      e.tokens = text === "" ? 0 : await count(text);
+    }
   }
 
   const viewOf = (): ViewEntry[] => {
@@ -200,7 +227,8 @@ export function createSession(options: SessionOptions): Session {
         );
       }
       ids.add(callId);
-      return record(input, { ...call, callId });
+      const { callId: _id, ...own } = call;
+      return record(input, callId, own);
     },
     view,
     apply(messages) {
@@ -231,6 +259,7 @@ export function createSession(options: SessionOptions): Session {
           size: e.size,
           evidence: e.evidence,
           ...(e.handle !== undefined ? { handle: e.handle } : {}),
+          ...(e.unlisted === true ? { unlisted: true as const } : {}),
         }),
       );
       return { version: 1, results, reshapes, views: [...views] };

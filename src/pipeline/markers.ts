@@ -306,19 +306,23 @@ export function resultLineMarker(r: ResultLine): string {
 
 /**
  * The oldest one-line results of a session, folded into the first of them: each call id with
- * its handle (`-` when it was not kept), and how to read one again. The others point here.
+ * its handle (`-` when it was not kept), and how to read one again. The other folded results
+ * are empty. When the run's ceiling cannot hold every handle, the oldest are not listed, and the
+ * line says how many:
  *
  *   [airlock: 3 earlier results folded: call_1 res_…, call_2 res_…, call_4 -; read one again: read_result {"handle":"…"}]
+ *   [airlock: 900 earlier results folded: call_850 res_…, …; 840 older ones not listed; read one again: read_result {"handle":"…"}]
  */
-export function foldedMarker(results: ReadonlyArray<{ callId: string; handle?: string }>): string {
+export function foldedMarker(
+  results: ReadonlyArray<{ callId: string; handle?: string | undefined }>,
+  unlisted = 0,
+): string {
   const list = results.map((r) => `${r.callId} ${r.handle ?? "-"}`).join(", ");
-  const n = results.length;
-  return `[airlock: ${n} earlier result${n === 1 ? "" : "s"} folded: ${list}; read one again: read_result {"handle":"…"}]`;
-}
-
-/** A folded result that is not the first of the fold: the call whose line lists its handle. */
-export function foldedIntoMarker(callId: string): string {
-  return `[airlock: folded, see ${callId}]`;
+  const n = results.length + unlisted;
+  const older =
+    unlisted > 0 ? `; ${unlisted} older ${unlisted === 1 ? "one" : "ones"} not listed` : "";
+  const shown = list === "" ? "" : `: ${list}`;
+  return `[airlock: ${n} earlier result${n === 1 ? "" : "s"} folded${shown}${older}; read one again: read_result {"handle":"…"}]`;
 }
 
 /**

@@ -9,6 +9,8 @@
  * is changed in place.
  */
 
+import { AirlockError } from "../errors/airlock-error.js";
+
 type Loose = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Loose => v !== null && typeof v === "object";
@@ -35,7 +37,10 @@ function aiSdk(m: Loose, texts: ReadonlyMap<string, string>): Loose {
     if (!isObject(p) || p.type !== "tool-result" || typeof p.toolCallId !== "string") return p;
     const text = texts.get(p.toolCallId);
     const output = p.output as Loose | undefined;
-    const type = isObject(output) && output.type === "error-text" ? "error-text" : "text";
+    // An error stays an error for the model (`error-text`, `error-json`: the view's text is text).
+    const error =
+      isObject(output) && typeof output.type === "string" && output.type.startsWith("error");
+    const type = error ? "error-text" : "text";
     if (text === undefined || (output?.type === type && output.value === text)) return p;
     changed = true;
     return { ...p, output: { type, value: text } };
@@ -49,7 +54,8 @@ function aiSdk(m: Loose, texts: ReadonlyMap<string, string>): Loose {
  * // [{ role: "tool", tool_call_id: "call_1", content: "[airlock: …]" }]
  */
 export function applyView<M>(messages: readonly M[], texts: ReadonlyMap<string, string>): M[] {
-  if (!Array.isArray(messages)) throw new TypeError("session.apply: messages must be an array");
+  if (!Array.isArray(messages))
+    throw new AirlockError("options/invalid", "session.apply: messages must be an array");
   return messages.map((message) => {
     const m = message as unknown;
     if (!isObject(m)) return message;

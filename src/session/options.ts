@@ -55,6 +55,12 @@ export const SESSION_OPTIONS = {
   restore: true,
 } as const;
 
+/**
+ * The least `maxRunTokens`: the fold's line and the newest result's least (a line, or
+ * `[airlock: omitted]`) must fit under it.
+ */
+export const MIN_RUN_TOKENS = 256;
+
 /** Share of `highWater` a crossing brings the view down to, by default. */
 const LOW_WATER_SHARE = 0.75;
 
@@ -65,7 +71,8 @@ function refuse(message: string): never {
 function integer(name: string, value: unknown, min: number, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
-    refuse(`${name} must be an integer >= ${min} (got ${String(value)})`);
+    const got = typeof value === "string" ? JSON.stringify(value) : String(value);
+    refuse(`${name} must be an integer >= ${min} (got ${got})`);
   }
   return value;
 }
@@ -80,7 +87,7 @@ export function checkSession(options: SessionOptions): SessionSettings {
   checkNames(options, SESSION_OPTIONS, "createSession");
   const { maxRunTokens, keepRecent, exclude, highWater, lowWater, restore, ...shape } = options;
   if (maxRunTokens === undefined) refuse("maxRunTokens is required");
-  const ceiling = integer("maxRunTokens", maxRunTokens, MIN_MAX_TOKENS, 0);
+  const ceiling = integer("maxRunTokens", maxRunTokens, MIN_RUN_TOKENS, 0);
   const high = integer("highWater", highWater, MIN_MAX_TOKENS, ceiling);
   if (high > ceiling) refuse(`highWater (${high}) must be at most maxRunTokens (${ceiling})`);
   const low = integer("lowWater", lowWater, 0, Math.floor(high * LOW_WATER_SHARE));

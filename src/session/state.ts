@@ -28,6 +28,8 @@ export interface ResultState {
   /** Evidence lines or records in the whole result. */
   readonly evidence: number;
   readonly handle?: string;
+  /** Folded, and its handle no longer listed in the fold's line (the ceiling could not hold it). */
+  readonly unlisted?: true;
 }
 
 /** One `view()` call: its tokens, and whether an earlier result's text changed since the last. */
@@ -61,6 +63,16 @@ function count(value: unknown): value is number {
  * const state = readState(JSON.parse(saved), (m) => { throw new Error(m); });
  */
 export function readState(value: unknown, refuse: (message: string) => never): SessionState {
+  try {
+    return read(value, refuse);
+  } catch (error) {
+    // A getter or a Proxy that throws: the state does not hold.
+    if ((error as { code?: unknown } | null)?.code === "options/invalid") throw error;
+    return refuse("restore: the state could not be read");
+  }
+}
+
+function read(value: unknown, refuse: (message: string) => never): SessionState {
   const bad = (what: string): never => refuse(`restore: ${what}`);
   if (value === null || typeof value !== "object") bad("must be a session's toJSON()");
   const v = value as Record<string, unknown>;
@@ -69,7 +81,8 @@ export function readState(value: unknown, refuse: (message: string) => never): S
   if (!count(v.reshapes)) bad("reshapes must be a count");
   if (!Array.isArray(v.views)) bad("views must be an array");
   const seen = new Set<string>();
-  const results = (v.results as unknown[]).map((r, i): ResultState => {
+  // Array.from visits the holes of a sparse array too.
+  const results = Array.from(v.results as unknown[], (r, i): ResultState => {
     const at = `results[${i}]`;
     if (r === null || typeof r !== "object") bad(`${at} must be an object`);
     const e = r as Record<string, unknown>;
@@ -85,6 +98,8 @@ export function readState(value: unknown, refuse: (message: string) => never): S
     if (typeof e.size !== "string" || !SIZE.test(e.size)) bad(`${at}.size must be a size`);
     if (e.handle !== undefined && safeName(e.handle, "") === "")
       bad(`${at}.handle must be a handle`);
+    if (e.unlisted !== undefined && (e.unlisted !== true || e.level !== "folded"))
+      bad(`${at}.unlisted must be true, on a folded result`);
     return {
       callId,
       ...(e.tool !== undefined ? { tool: e.tool as string } : {}),
@@ -96,9 +111,10 @@ export function readState(value: unknown, refuse: (message: string) => never): S
       size: e.size as string,
       evidence: e.evidence as number,
       ...(e.handle !== undefined ? { handle: e.handle as string } : {}),
+      ...(e.unlisted === true ? { unlisted: true as const } : {}),
     };
   });
-  const views = (v.views as unknown[]).slice(-MAX_VIEW_STATS).map((s, i): ViewStat => {
+  const views = Array.from((v.views as unknown[]).slice(-MAX_VIEW_STATS), (s, i): ViewStat => {
     const t = s as Record<string, unknown> | null;
     if (
       t === null ||

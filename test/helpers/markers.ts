@@ -64,9 +64,8 @@ const RULES: ReadonlyArray<readonly [string, RegExp]> = [
   ],
   [
     "folded",
-    /^(\d+) earlier results? folded: ([\w.:-]+ (?:[\w-]+|-)(?:, [\w.:-]+ (?:[\w-]+|-))*); read one again: read_result \{"handle":"…"\}$/,
+    /^(\d+) earlier results? folded(?:: ([\w.:-]+ (?:[\w-]+|-)(?:, [\w.:-]+ (?:[\w-]+|-))*))?(?:; (\d+) older ones? not listed)?; read one again: read_result \{"handle":"…"\}$/,
   ],
-  ["folded-into", /^folded, see ([\w.:-]+)$/],
 ];
 
 /** The marker's kind and its fields, for the text inside `[airlock: …]`; undefined if none fits. */

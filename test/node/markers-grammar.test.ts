@@ -102,7 +102,6 @@ describe("the marker grammar", () => {
     for (const kind of [
       "earlier",
       "folded",
-      "folded-into",
       "gap",
       "like",
       "summary",
@@ -123,7 +122,7 @@ describe("the marker grammar", () => {
       "hello there",
       "omitted lines -3",
       "earlier result of call_3",
-      "folded, see call 1",
+      "3 earlier results folded: call_1; read one again",
     ]) {
       expect(parseMarker(old), old).toBeUndefined();
     }
