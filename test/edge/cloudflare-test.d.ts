@@ -7,4 +7,9 @@ declare module "cloudflare:test" {
   export const SELF: { fetch(input: string | Request, init?: RequestInit): Promise<Response> };
   /** Its bindings, as wrangler.jsonc and the Vitest config give them. */
   export const env: Record<string, unknown>;
+  /** Runs `callback` inside the Durable Object `stub` points to (the sessions test evicts one). */
+  export function runInDurableObject<R>(
+    stub: unknown,
+    callback: (instance: unknown, state: unknown) => R | Promise<R>,
+  ): Promise<R>;
 }

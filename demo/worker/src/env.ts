@@ -25,6 +25,13 @@ export interface Env {
   readonly UPSTREAM_MCP_URL?: string;
   /** Secret: the upstream's own bearer token, if it wants one (the caller's never goes there). */
   readonly UPSTREAM_MCP_TOKEN?: string;
+  /** Sessions (`/session/:id/…`): the Durable Object namespace of `SessionObject`. */
+  readonly SESSIONS?: {
+    idFromName(name: string): unknown;
+    get(id: unknown): { fetch(request: Request): Promise<Response> };
+  };
+  /** A conversation's `maxRunTokens` when its first result does not say. Default 32000. */
+  readonly AIRLOCK_MAX_RUN_TOKENS?: string;
   /** The upstream as a service binding (another Worker), used instead of fetching the URL. */
   readonly UPSTREAM_MCP?: { fetch(request: Request): Promise<Response> };
 }

@@ -18,6 +18,8 @@ export type ErrorCode =
   | "store/unavailable"
   | "upstream/unavailable"
   | "session/not-found"
+  | "session/unavailable"
+  | "session/direct"
   | "internal";
 
 export function json(status: number, body: unknown, headers: HeadersInit = {}): Response {

@@ -16,7 +16,10 @@ import { problem } from "./http.js";
 import { mcpRoute } from "./routes/mcp.js";
 import { rawRoute } from "./routes/raw.js";
 import { readRoute } from "./routes/read.js";
+import { sessionRoute } from "./routes/session.js";
 import { shapeRoute } from "./routes/shape.js";
+
+export { SessionObject } from "./routes/session.js";
 
 const CHALLENGE = { "www-authenticate": 'Bearer realm="airlock"' };
 
@@ -52,6 +55,9 @@ async function route(request: Request, env: Env): Promise<Response> {
     return readRoute(request, env, caller);
   }
   if (pathname === "/mcp") return mcpRoute(request, env, caller);
+  const session = /^\/session\/([^/]{1,64})\/([a-z]{1,16})$/.exec(pathname);
+  if (session)
+    return sessionRoute(request, env, caller, session[1] as string, session[2] as string);
   const raw = /^\/raw\/([^/]{1,64})$/.exec(pathname);
   if (raw) {
     if (request.method !== "GET") return methodNotAllowed("GET");
@@ -60,7 +66,7 @@ async function route(request: Request, env: Env): Promise<Response> {
   return problem(
     404,
     "route/not-found",
-    "no such route: POST /shape, POST /read, /mcp, GET /raw/:id",
+    "no such route: POST /shape, POST /read, /mcp, GET /raw/:id, POST /session/:id/shape, GET /session/:id/view",
   );
 }
 
