@@ -13,9 +13,10 @@ import type { Shaped } from "./pipeline/shaped.js";
 import { tokensOf } from "./pipeline/shaped.js";
 import { utf8Length } from "./pipeline/text.js";
 import { applyView } from "./session/apply.js";
-import { type Entry, settle, textOf } from "./session/grade.js";
+import { type Entry, labelOf, settle, textOf } from "./session/grade.js";
 import { checkSession, type SessionOptions } from "./session/options.js";
 import {
+  isCallId,
   type Level,
   MAX_VIEW_STATS,
   type ResultState,
@@ -108,8 +109,9 @@ export function createSession(options: SessionOptions): Session {
   const tokenizer = lazyTokenizer(s.shape.tokenizer ?? "o200k_base");
   const count = async (text: string) =>
     bound ? utf8Length(text) : (await tokenizer()).count(text);
-  const entries: Entry[] = (s.restore?.results ?? []).map((r) => ({
+  const entries: Entry[] = (s.restore?.results ?? []).map((r, i) => ({
     ...r,
+    label: labelOf(r.callId, i + 1),
     records: r.size.endsWith("record") || r.size.endsWith("records"),
   }));
   const ids = new Set(entries.map((e) => e.callId));
@@ -139,6 +141,7 @@ export function createSession(options: SessionOptions): Session {
     const tool = safeName(shaped.meta.tool, "");
     const entry: Entry = {
       callId,
+      label: callId,
       ...(tool !== "" ? { tool } : {}),
       level: "full",
       text: shaped.text,
@@ -163,6 +166,7 @@ export function createSession(options: SessionOptions): Session {
     const settled = queue.then(async () => {
       const { entry, shaped, refit } = await work;
       if (restoredCounts) await recount();
+      entry.label = labelOf(callId, entries.length + 1);
       entries.push(entry);
       let latest = shaped;
       reshapes += await settle(entries, s, count, async (share) => {
@@ -219,11 +223,14 @@ export function createSession(options: SessionOptions): Session {
       if (call === null || typeof call !== "object")
         throw new AirlockError("options/invalid", "session.shape: call must be { callId, … }");
       checkNames(call, CALL_OPTIONS, "session.shape");
-      const callId = safeName(call.callId, "");
-      if (callId === "" || ids.has(callId)) {
+      const callId = call.callId;
+      if (!isCallId(callId) || ids.has(callId)) {
+        const got = JSON.stringify(String(callId).slice(0, 64));
         throw new AirlockError(
           "options/invalid",
-          `session.shape: callId must be a new id of letters, digits and _ . : - (at most 64; got ${JSON.stringify(String(call.callId).slice(0, 64))})`,
+          ids.has(callId as string)
+            ? `session.shape: callId ${got} was already recorded in this session`
+            : `session.shape: callId must be 1 to 256 characters, no control characters (got ${got})`,
         );
       }
       ids.add(callId);

@@ -23,9 +23,9 @@ import {
   type AirlockFacts,
   type AirlockOutput,
   type AirlockToolOptions,
-  asInput,
   createToolShaper,
   outputOf,
+  recordIn,
   type ToolShaper,
 } from "./tool-shaper.js";
 
@@ -139,9 +139,7 @@ export function withSession<S extends Record<string, AnyTool>>(
         } catch (error) {
           return outputOf(await shapeError(error, { tool: name }));
         }
-        return outputOf(
-          await session.shape(asInput(output), { callId: call.toolCallId, tool: name }),
-        );
+        return outputOf(await recordIn(session, output, call?.toolCallId, name));
       },
       toModelOutput: ({ output }: { output: unknown }) => modelOutput(output),
     } as AnyTool;

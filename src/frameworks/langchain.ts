@@ -23,9 +23,9 @@ import {
   type AirlockFacts,
   type AirlockOutput,
   type AirlockToolOptions,
-  asInput,
   createToolShaper,
   outputOf,
+  recordIn,
   type ToolShaper,
 } from "./tool-shaper.js";
 
@@ -174,7 +174,6 @@ export function withSession(
   if (typeof session?.shape !== "function" || typeof session?.view !== "function") {
     throw new AirlockError("options/invalid", "withSession: session must be createSession()'s");
   }
-  let unnamed = 0;
   const wrapped = tools.map((inner) =>
     makeTool(
       async (input, config) => {
@@ -184,8 +183,7 @@ export function withSession(
         } catch (error) {
           return answer(await shapeError(error, { tool: inner.name }), inner.name, config);
         }
-        const callId = config?.toolCall?.id ?? `call_${++unnamed}`;
-        const shaped = await session.shape(asInput(output), { callId, tool: inner.name });
+        const shaped = await recordIn(session, output, config?.toolCall?.id, inner.name);
         return answer(shaped, inner.name, config);
       },
       {
@@ -205,13 +203,17 @@ export function withSession(
         if (!ToolMessage.isInstance(m)) return m;
         const text = texts.get(m.tool_call_id);
         if (text === undefined || m.content === text) return m;
+        // Every field the message had, with the view's text.
         return new ToolMessage({
           content: text,
           tool_call_id: m.tool_call_id,
           ...(m.name !== undefined ? { name: m.name } : {}),
           ...(m.status !== undefined ? { status: m.status } : {}),
           ...(m.id !== undefined ? { id: m.id } : {}),
+          ...(m.metadata !== undefined ? { metadata: m.metadata } : {}),
           artifact: m.artifact,
+          additional_kwargs: m.additional_kwargs,
+          response_metadata: m.response_metadata,
         });
       });
       return handler({ ...request, messages });

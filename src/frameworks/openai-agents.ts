@@ -21,8 +21,8 @@ import type { Session } from "../shape-session.js";
 import { READ_RESULT_TOOL_STRICT } from "../store/tool.js";
 import {
   type AirlockToolOptions,
-  asInput,
   createToolShaper,
+  recordIn,
   type ToolShaper,
 } from "./tool-shaper.js";
 
@@ -135,7 +135,6 @@ export function withSession(
   if (typeof session?.shape !== "function" || typeof session?.apply !== "function") {
     throw new AirlockError("options/invalid", "withSession: session must be createSession()'s");
   }
-  let unnamed = 0;
   const wrapped = tools.map((given): AnyFunctionTool => {
     const inner = functionTool(given, "withSession");
     return {
@@ -148,8 +147,8 @@ export function withSession(
           return (await shapeError(error, { tool: inner.name })).text;
         }
         const call = (details as { toolCall?: { callId?: unknown } } | undefined)?.toolCall;
-        const callId = typeof call?.callId === "string" ? call.callId : `call_${++unnamed}`;
-        return (await session.shape(asInput(output), { callId, tool: inner.name })).text;
+        const callId = typeof call?.callId === "string" ? call.callId : undefined;
+        return (await recordIn(session, output, callId, inner.name)).text;
       },
     };
   });

@@ -12,6 +12,7 @@ import type { Shaped, ShapedStatus } from "../pipeline/shaped.js";
 import { tokensOf } from "../pipeline/shaped.js";
 import { type CompiledShaper, compileShaper } from "../shape.js";
 import { describeError, shapeError } from "../shape-error.js";
+import type { Session } from "../shape-session.js";
 import { report, withRound } from "../telemetry/hook.js";
 import { createStepRounds, type RoundMember, type StepRounds } from "./step-round.js";
 
@@ -226,4 +227,35 @@ export function outputOf(shaped: Shaped): AirlockOutput {
     ...(m.handle !== undefined ? { handle: m.handle } : {}),
     facts,
   };
+}
+
+/** Ids tried for one call before a repeated id is given up (the first is the call's own). */
+const ID_TRIES = 8;
+
+/**
+ * A framework call's output shaped and recorded by a session, under the call's id; when the
+ * id is taken (a provider that repeats ids, two wrappers on one session) or the framework gave
+ * none, under the id with `#2`, `#3`, … (such a result is in the view, but `apply` finds no
+ * message by that id to rewrite).
+ *
+ * @example
+ * const shaped = await recordIn(session, output, call.toolCallId, "bash");
+ */
+export async function recordIn(
+  session: Session,
+  output: unknown,
+  callId: string | undefined,
+  tool: string,
+): Promise<Shaped> {
+  const base = callId === undefined || callId === "" ? tool : callId.slice(0, 240);
+  for (let n = callId === undefined || callId === "" ? 2 : 1; ; n++) {
+    const id = n === 1 ? base : `${base}#${n}`;
+    try {
+      return await session.shape(asInput(output), { callId: id, tool });
+    } catch (error) {
+      const taken =
+        error instanceof AirlockError && /already recorded/.test(error.message) && n < ID_TRIES;
+      if (!taken) throw error;
+    }
+  }
 }

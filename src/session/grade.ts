@@ -8,7 +8,7 @@
  * handles leave the fold's line. Within the watermark a result moves only when that makes the
  * view smaller, and its text changes only when its level does: the same run gives the same view.
  */
-import { foldedMarker, OMITTED_NOTICES, resultLineMarker } from "../pipeline/markers.js";
+import { foldedMarker, OMITTED_NOTICES, resultLineMarker, safeName } from "../pipeline/markers.js";
 import { type ReadArgs, readCall } from "../pipeline/read-back.js";
 import type { SessionSettings } from "./options.js";
 import { LEVELS, type Level, type ResultState } from "./state.js";
@@ -20,6 +20,8 @@ export interface Entry extends Omit<ResultState, "level" | "text" | "tokens" | "
   tokens: number;
   /** Structured results read back by page, text by evidence. */
   readonly records: boolean;
+  /** The call id as markers may show it (`labelOf`). */
+  label: string;
   /**
    * Fits the result again within a share, from what its keep holds (no input is read again).
    * Held while the result is at `full`; a restored session has none, so it skips `evidence`.
@@ -42,12 +44,21 @@ const MIN_SHARE = 16;
 
 const rank = (level: Level): number => LEVELS.indexOf(level);
 
+/**
+ * A call id as airlock's own lines may show it: itself when it is letters, digits and `_ . : -`
+ * (at most 64), else `call#<position>` (its place in the run, from 1): the id is the host's or
+ * the model's text.
+ */
+export function labelOf(callId: string, position: number): string {
+  return safeName(callId, `call#${position}`);
+}
+
 /** The one line a result is at `line`. */
 export function lineOf(e: Entry): string {
   const handle = e.handle ?? "";
   const args: ReadArgs = e.records || e.evidence === 0 ? { handle } : { handle, evidence: true };
   return resultLineMarker({
-    callId: e.callId,
+    callId: e.label,
     ...(e.tool !== undefined ? { tool: e.tool } : {}),
     status: e.status,
     size: e.size,
@@ -70,7 +81,7 @@ export function textOf(e: Entry, folded: readonly Entry[]): string {
 function foldLine(folded: readonly Entry[]): string {
   const listed = folded.filter((f) => f.unlisted !== true);
   return foldedMarker(
-    listed.map((f) => ({ callId: f.callId, handle: f.handle })),
+    listed.map((f) => ({ callId: f.label, handle: f.handle })),
     folded.length - listed.length,
   );
 }

@@ -13,7 +13,7 @@ export const LEVELS: readonly Level[] = ["full", "evidence", "line", "folded"];
 
 /** One recorded result. */
 export interface ResultState {
-  /** The host's call id (letters, digits, `_ . : -`; at most 64). */
+  /** The host's or the model's call id (1 to 256 characters). */
   readonly callId: string;
   readonly tool?: string;
   readonly level: Level;
@@ -52,6 +52,12 @@ export const MAX_VIEW_STATS = 4096;
 const STATUSES = new Set(["ok", "partial", "empty", "error"]);
 const SIZE = /^\d{1,16} (?:lines?|records?|bytes?)$/;
 
+/** A call id: 1 to 256 characters, none of them a control character. */
+export function isCallId(value: unknown): value is string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses.
+  return typeof value === "string" && /^[^\u0000-\u001f\u007f]{1,256}$/.test(value);
+}
+
 function count(value: unknown): value is number {
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 }
@@ -86,8 +92,8 @@ function read(value: unknown, refuse: (message: string) => never): SessionState 
     const at = `results[${i}]`;
     if (r === null || typeof r !== "object") bad(`${at} must be an object`);
     const e = r as Record<string, unknown>;
-    const callId = safeName(e.callId, "");
-    if (callId === "" || seen.has(callId)) bad(`${at}.callId must be a new safe call id`);
+    const callId = e.callId as string;
+    if (!isCallId(callId) || seen.has(callId)) bad(`${at}.callId must be a new call id`);
     seen.add(callId);
     if (e.tool !== undefined && safeName(e.tool, "") === "") bad(`${at}.tool must be a safe name`);
     if (!LEVELS.includes(e.level as Level)) bad(`${at}.level must be one of ${LEVELS.join(", ")}`);

@@ -37,6 +37,11 @@ async function viewOf(conversation: string, tenant: "acme" | "globex" = "acme"):
   return res.body;
 }
 
+async function gzip(text: string): Promise<Uint8Array<ArrayBuffer>> {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
 async function tokensOf(view: Json[]): Promise<number> {
   let n = 0;
   for (const e of view) n += await o200kCount(e.text);
@@ -95,6 +100,39 @@ describe("edge: sessions in a Durable Object", () => {
     const later = (await viewOf("conv_b")).view;
     expect(later).toHaveLength(8);
     expect(await tokensOf(later)).toBeLessThanOrEqual(CEILING);
+  });
+
+  it("does not record a body over the byte cap or one that does not decode; its call id stays free", async () => {
+    const bomb = await gzip("A".repeat(24 * 1024 * 1024 + 1));
+    const over = await call("/session/conv_e/shape?callId=c_big", {
+      method: "POST",
+      tenant: "acme",
+      body: bomb,
+      headers: { "content-encoding": "gzip" },
+    });
+    expect(over.status).toBe(413);
+    const broken = await call("/session/conv_e/shape?callId=c_big", {
+      method: "POST",
+      tenant: "acme",
+      body: "plainly not gzip",
+      headers: { "content-encoding": "gzip" },
+    });
+    expect(broken.status).toBe(400);
+    expect((await viewOf("conv_e")).view).toEqual([]);
+    const retry = await call("/session/conv_e/shape?callId=c_big", {
+      method: "POST",
+      tenant: "acme",
+      body: "ok",
+    });
+    expect(retry.status).toBe(200);
+    expect((await viewOf("conv_e")).view.map((e: Json) => e.callId)).toEqual(["c_big"]);
+    // A ceiling above the Worker's own is refused.
+    const huge = await call("/session/conv_f/shape?callId=c1&maxRunTokens=999999999", {
+      method: "POST",
+      tenant: "acme",
+      body: "ok",
+    });
+    expect(huge.status).toBe(400);
   });
 
   it("refuses a bad id, a repeated call id and a wrong method", async () => {

@@ -22,9 +22,9 @@ import {
 } from "agent-airlock/edge/o200k_base";
 import type { Caller } from "../auth.js";
 import { type Env, intVar } from "../env.js";
-import { countBody, decodedBody, json, problem, tooLarge } from "../http.js";
+import { countBody, declaredLength, decodedBody, json, problem, tooLarge } from "../http.js";
 import { shapeParams } from "../params.js";
-import { resultStore } from "../stores.js";
+import { resultStore, ttlMsOf } from "../stores.js";
 
 const ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 const TENANT_HEADER = "x-airlock-tenant";
@@ -35,6 +35,8 @@ const KEY = "session";
 interface Storage {
   get<T>(key: string): Promise<T | undefined>;
   put(key: string, value: unknown): Promise<void>;
+  deleteAll(): Promise<void>;
+  setAlarm(at: number): Promise<void>;
 }
 
 interface Saved {
@@ -70,6 +72,9 @@ export async function sessionRoute(
     );
   if (request.method !== want)
     return problem(405, "route/method", `this route takes ${want}`, { allow: want });
+  const declared = declaredLength(request);
+  if (declared !== undefined && declared > edgePreset.maxBytes)
+    return tooLarge(edgePreset.maxBytes);
   const sessions = env.SESSIONS;
   if (sessions === undefined)
     return problem(501, "session/unavailable", "this Worker has no SESSIONS binding");
@@ -159,8 +164,15 @@ export class SessionObject {
       await drain(body.stream);
       throw error;
     }
+    if (body.exceeded() || body.failed()) {
+      // Not recorded: the session goes back to its state before this call (in storage), and the
+      // call id is free for a retry.
+      this.session = undefined;
+      return body.exceeded()
+        ? tooLarge(limit)
+        : problem(400, "body/malformed", "the body could not be read to its end");
+    }
     await this.save(session);
-    if (body.exceeded()) return tooLarge(limit);
     // What the model reads of every result, this one included, is GET /session/:id/view.
     return json(200, {
       text: shaped.text,
@@ -176,8 +188,9 @@ export class SessionObject {
     if (callId === null || !ID.test(callId))
       return problem(400, "params/invalid", "callId must be 1 to 64 letters, digits or _ . : -");
     const ceiling = url.searchParams.get("maxRunTokens");
-    if (ceiling !== null && !/^\d{1,9}$/.test(ceiling))
-      return problem(400, "params/invalid", "maxRunTokens must be a whole number");
+    const most = this.mostRunTokens();
+    if (ceiling !== null && (!/^\d{1,9}$/.test(ceiling) || Number(ceiling) > most))
+      return problem(400, "params/invalid", `maxRunTokens must be a whole number up to ${most}`);
     const params = shapeParams(
       request,
       intVar(this.env.AIRLOCK_MAX_TOKENS, 32_000, MIN_MAX_TOKENS),
@@ -198,8 +211,7 @@ export class SessionObject {
     if (this.session !== undefined) return this.session;
     const saved = await this.storage.get<Saved>(KEY);
     if (saved === undefined && !create) return undefined;
-    const maxRunTokens =
-      saved?.maxRunTokens ?? ceiling ?? intVar(this.env.AIRLOCK_MAX_RUN_TOKENS, 32_000, 256);
+    const maxRunTokens = saved?.maxRunTokens ?? ceiling ?? this.mostRunTokens();
     const store = resultStore(this.env, tenant);
     const session = createSession({
       ...edgePreset,
@@ -212,7 +224,19 @@ export class SessionObject {
     return session;
   }
 
-  private save(session: Session): Promise<void> {
+  /** The largest ceiling a conversation may ask for, and the default: its state stays small. */
+  private mostRunTokens(): number {
+    return intVar(this.env.AIRLOCK_MAX_RUN_TOKENS, 32_000, 256);
+  }
+
+  /** Past the stores' TTL with no request, the conversation is let go, as its results are. */
+  async alarm(): Promise<void> {
+    this.session = undefined;
+    await this.storage.deleteAll();
+  }
+
+  private async save(session: Session): Promise<void> {
+    await this.storage.setAlarm(Date.now() + ttlMsOf(this.env));
     return this.storage.put(KEY, {
       maxRunTokens: this.maxRunTokens,
       state: session.toJSON(),
