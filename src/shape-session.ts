@@ -7,7 +7,7 @@
 import { AirlockError } from "./errors/airlock-error.js";
 import { lazyTokenizer } from "./fit/tokenizer.js";
 import type { CallOptions, ShapeInput } from "./options/compile.js";
-import { checkNames } from "./options/known.js";
+import { CALL_OPTIONS, checkNames } from "./options/known.js";
 import { safeName } from "./pipeline/markers.js";
 import type { Shaped } from "./pipeline/shaped.js";
 import { tokensOf } from "./pipeline/shaped.js";
@@ -71,15 +71,8 @@ export interface Session {
   readonly store: ResultStore;
 }
 
-const CALL_OPTIONS = {
-  callId: true,
-  maxTokens: true,
-  maxBytes: true,
-  tool: true,
-  contentType: true,
-  abortSignal: true,
-  timeoutMs: true,
-} as const;
+/** A session call's options: a shaper call's, and the call's id. */
+const SESSION_CALL = { ...CALL_OPTIONS, callId: true } as const;
 
 function sizeOf(shaped: Shaped): string {
   const m = shaped.meta;
@@ -222,7 +215,7 @@ export function createSession(options: SessionOptions): Session {
     shape(input, call) {
       if (call === null || typeof call !== "object")
         throw new AirlockError("options/invalid", "session.shape: call must be { callId, … }");
-      checkNames(call, CALL_OPTIONS, "session.shape");
+      checkNames(call, SESSION_CALL, "session.shape");
       const callId = call.callId;
       if (!isCallId(callId) || ids.has(callId)) {
         const got = JSON.stringify(String(callId).slice(0, 64));

@@ -75,23 +75,25 @@ export function withAirlock(
 }
 
 function wrap(inner: StructuredToolInterface, shaper: ToolShaper): DynamicStructuredTool {
-  return makeTool(
-    async (input, config) => {
-      const shaped = await shaper.run(
-        inner.name,
-        async () => contentOf(await inner.invoke(input as never, withoutCall(config))),
-        stepOf(config),
-      );
-      return answer(shaped, inner.name, config);
-    },
-    {
-      name: inner.name,
-      description: inner.description,
-      schema: inner.schema,
-      responseFormat: "content_and_artifact",
-      returnDirect: inner.returnDirect,
-    },
-  );
+  return makeTool(async (input, config) => {
+    const shaped = await shaper.run(
+      inner.name,
+      async () => contentOf(await inner.invoke(input as never, withoutCall(config))),
+      stepOf(config),
+    );
+    return answer(shaped, inner.name, config);
+  }, fieldsOf(inner));
+}
+
+/** The wrapped tool's fields: the inner tool's name, description and schema, with an artifact. */
+function fieldsOf(inner: StructuredToolInterface): Record<string, unknown> {
+  return {
+    name: inner.name,
+    description: inner.description,
+    schema: inner.schema,
+    responseFormat: "content_and_artifact",
+    returnDirect: inner.returnDirect,
+  };
 }
 
 /**
@@ -175,25 +177,16 @@ export function withSession(
     throw new AirlockError("options/invalid", "withSession: session must be createSession()'s");
   }
   const wrapped = tools.map((inner) =>
-    makeTool(
-      async (input, config) => {
-        let output: unknown;
-        try {
-          output = contentOf(await inner.invoke(input as never, withoutCall(config)));
-        } catch (error) {
-          return answer(await shapeError(error, { tool: inner.name }), inner.name, config);
-        }
-        const shaped = await recordIn(session, output, config?.toolCall?.id, inner.name);
-        return answer(shaped, inner.name, config);
-      },
-      {
-        name: inner.name,
-        description: inner.description,
-        schema: inner.schema,
-        responseFormat: "content_and_artifact",
-        returnDirect: inner.returnDirect,
-      },
-    ),
+    makeTool(async (input, config) => {
+      let output: unknown;
+      try {
+        output = contentOf(await inner.invoke(input as never, withoutCall(config)));
+      } catch (error) {
+        return answer(await shapeError(error, { tool: inner.name }), inner.name, config);
+      }
+      const shaped = await recordIn(session, output, config?.toolCall?.id, inner.name);
+      return answer(shaped, inner.name, config);
+    }, fieldsOf(inner)),
   );
   const middleware: SessionMiddleware = {
     name: "AirlockSession",

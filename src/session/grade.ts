@@ -34,7 +34,7 @@ export interface Entry extends Omit<ResultState, "level" | "text" | "tokens" | "
 export type Count = (text: string) => Promise<number>;
 
 /** The share a result is re-fitted to at `evidence`: a quarter of its own, at most this. */
-export const EVIDENCE_TOKENS = 400;
+const EVIDENCE_TOKENS = 400;
 /** ... and at least this (a share smaller than this holds no evidence worth a level). */
 const MIN_EVIDENCE_TOKENS = 48;
 /** About what a handle costs in the fold's line: a result this small is not folded to save tokens. */
@@ -93,7 +93,7 @@ interface Run {
   sum: number;
 }
 
-/** Writes the fold's line into its first entry (and empties the others): the change in tokens. */
+/** Writes the fold's line into its first entry and empties the others, keeping `run.sum`. */
 async function refold(run: Run): Promise<void> {
   const folded = run.entries.filter((e) => e.level === "folded");
   for (const [k, e] of folded.entries()) {

@@ -70,9 +70,10 @@ function telemetryOf(shaped: Shaped, call: CallFacts, now: number): ShapedTeleme
   out.after = after;
   out.maxTokens = meta.maxTokens;
   out.truncated = meta.truncated;
-  const cuts = meta.cuts.map(cutOf);
-  if (isRecords) cuts.push(...recordCuts(call.kept, records));
-  out.cuts = cuts;
+  // concat, not push(...): a large budget can leave more record ranges than a call takes.
+  out.cuts = isRecords
+    ? meta.cuts.map(cutOf).concat(recordCuts(call.kept, records))
+    : meta.cuts.map(cutOf);
   const evidence: Record<string, unknown> = { found, kept, cut: Math.max(0, found - kept) };
   if (templates !== undefined) evidence.templates = templates;
   out.evidence = evidence;

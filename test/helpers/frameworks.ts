@@ -104,3 +104,24 @@ export const CALLS = [
   { name: "fetch_log", args: { service: "worker" } },
   { name: "query_db", args: { sql: "select 1" } },
 ] as const;
+
+/** The error planted in `runLog(n)`: one per log of a run. */
+export const runFact = (n: number) => `ledger-${n}-quota`;
+
+/**
+ * Log `n` of a many-step run (the session suites): 400 to 4,000 routine lines, 30 to 300 KB,
+ * with one error line carrying `runFact(n)` at a place that moves with `n`.
+ */
+export function runLog(n: number): string {
+  const lines: string[] = [];
+  const count = 400 + ((n * 977) % 3600);
+  const at = Math.floor(count * (((n * 37) % 90) / 100));
+  for (let k = 0; k < count; k++) {
+    lines.push(
+      k === at
+        ? `2026-12-04T10:00:00Z ERROR billing write failed: ${runFact(n)}`
+        : `2026-12-04T10:00:${String(k % 60).padStart(2, "0")}Z INFO worker-${k % 9} job ${k} done in ${(k * 13) % 700}ms`,
+    );
+  }
+  return lines.join("\n");
+}

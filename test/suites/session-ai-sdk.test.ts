@@ -11,7 +11,7 @@ import { withSession } from "agent-airlock/ai-sdk";
 import { generateText, jsonSchema, stepCountIs, type Tool, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
-import { tokens } from "../helpers/frameworks.js";
+import { runFact, runLog, tokens } from "../helpers/frameworks.js";
 
 const STEPS = 40;
 const CEILING = 12_000;
@@ -25,21 +25,6 @@ const usage = {
   outputTokens: { total: 1, text: 1, reasoning: 0 },
 };
 
-const fact = (n: number) => `ledger-${n}-quota`;
-
-function logOf(n: number): string {
-  const lines: string[] = [];
-  const count = 400 + ((n * 977) % 3600);
-  for (let k = 0; k < count; k++) {
-    lines.push(
-      k === Math.floor(count * (((n * 37) % 90) / 100))
-        ? `2026-12-04T10:00:00Z ERROR billing write failed: ${fact(n)}`
-        : `2026-12-04T10:00:${String(k % 60).padStart(2, "0")}Z INFO worker-${k % 9} job ${k} done in ${(k * 13) % 700}ms`,
-    );
-  }
-  return lines.join("\n");
-}
-
 function tools(): Record<string, Tool> {
   return {
     read_log: tool({
@@ -47,7 +32,7 @@ function tools(): Record<string, Tool> {
       inputSchema: input,
       execute: async ({ n }: { n: number }) => {
         if (n % 13 === 0) throw new Error(`log ${n} unavailable: ECONNRESET at /srv/logs.js:9`);
-        return logOf(n);
+        return runLog(n);
       },
     }),
   };
@@ -126,14 +111,14 @@ describe("ai-sdk: withSession over a 40-step run", () => {
         expect(all).not.toContain("/srv/logs.js");
         continue;
       }
-      if (all.includes(fact(n))) continue;
+      if (all.includes(runFact(n))) continue;
       let found = false;
       for (const handle of new Set(handles)) {
-        const page = await read({ handle, grep: fact(n) });
-        if (page.text.includes(fact(n))) found = true;
+        const page = await read({ handle, grep: runFact(n) });
+        if (page.text.includes(runFact(n))) found = true;
         if (found) break;
       }
-      expect(found, fact(n)).toBe(true);
+      expect(found, runFact(n)).toBe(true);
     }
   }, 240_000);
 

@@ -13,25 +13,12 @@ import { withSession } from "agent-airlock/langchain";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { tokens } from "../helpers/frameworks.js";
+import { runLog, tokens } from "../helpers/frameworks.js";
 
 const STEPS = 40;
 const CEILING = 12_000;
 
-function logOf(n: number): string {
-  const lines: string[] = [];
-  const count = 400 + ((n * 977) % 3600);
-  for (let k = 0; k < count; k++) {
-    lines.push(
-      k === Math.floor(count / 2)
-        ? `2026-12-04T10:00:00Z ERROR billing write failed: ledger-${n}-quota`
-        : `2026-12-04T10:00:${String(k % 60).padStart(2, "0")}Z INFO worker-${k % 9} job ${k} done in ${(k * 13) % 700}ms`,
-    );
-  }
-  return lines.join("\n");
-}
-
-const readLog = tool(async ({ n }: { n: number }) => logOf(n), {
+const readLog = tool(async ({ n }: { n: number }) => runLog(n), {
   name: "read_log",
   description: "read a log",
   schema: z.object({ n: z.number() }),

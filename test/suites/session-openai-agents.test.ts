@@ -11,29 +11,16 @@ import { createSession } from "agent-airlock";
 import { withSession } from "agent-airlock/openai-agents";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { tokens } from "../helpers/frameworks.js";
+import { runLog, tokens } from "../helpers/frameworks.js";
 
 const TURNS = 40;
 const CEILING = 12_000;
-
-function logOf(n: number): string {
-  const lines: string[] = [];
-  const count = 400 + ((n * 977) % 3600);
-  for (let k = 0; k < count; k++) {
-    lines.push(
-      k === Math.floor(count / 2)
-        ? `2026-12-04T10:00:00Z ERROR billing write failed: ledger-${n}-quota`
-        : `2026-12-04T10:00:${String(k % 60).padStart(2, "0")}Z INFO worker-${k % 9} job ${k} done in ${(k * 13) % 700}ms`,
-    );
-  }
-  return lines.join("\n");
-}
 
 const readLog = {
   name: "read_log",
   description: "read a log",
   parameters: z.object({ n: z.number() }),
-  execute: async ({ n }: { n: number }) => logOf(n),
+  execute: async ({ n }: { n: number }) => runLog(n),
 };
 
 function script(): ScriptedModel {
