@@ -3,8 +3,10 @@
  * (`shape-pipeline.ts`, a dynamic import) on its first result, and a shaper keeps the few most
  * recent variants that calls asked for with their own budget, cap, tool or content type.
  */
+
 import type { IntakeInput } from "./intake/route.js";
 import type { CompiledOptions } from "./options/compile.js";
+import type { Rerun } from "./pipeline/rerun.js";
 import type { Stopper } from "./pipeline/run.js";
 import type { Shaped } from "./pipeline/shaped.js";
 import type { Prepared } from "./shape.js";
@@ -13,6 +15,8 @@ import type { Prepared } from "./shape.js";
 export interface RunStart {
   readonly stopper: Stopper | undefined;
   readonly started: number;
+  /** A session's re-run of a command (`key`): what it is shaped against. */
+  readonly rerun?: Rerun;
 }
 
 /** The loaded pipeline of one set of compiled options. */

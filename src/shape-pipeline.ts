@@ -67,11 +67,12 @@ export function buildShaper(o: CompiledOptions): BuiltShaper {
   const meta = metaOptions(o, redact.clean, cursor);
   return {
     maxTokens: o.maxTokens,
-    async prepare(input, { stopper, started }) {
+    async prepare(input, { stopper, started, rerun }) {
       const ctx: RunContext = {
         facts: createFacts(),
         sample: createSample(),
         ...(stopper ? { stopper } : {}),
+        ...(rerun ? { rerun } : {}),
       };
       try {
         // The tokenizer's ranks load while the rule set does and the input is read: the first

@@ -9,6 +9,7 @@ import { lazyTokenizer } from "./fit/tokenizer.js";
 import type { CallOptions, ShapeInput } from "./options/compile.js";
 import { CALL_OPTIONS, checkNames } from "./options/known.js";
 import { safeName } from "./pipeline/markers.js";
+import { LineKeys, type Rerun } from "./pipeline/rerun.js";
 import type { Shaped } from "./pipeline/shaped.js";
 import { tokensOf } from "./pipeline/shaped.js";
 import { utf8Length } from "./pipeline/text.js";
@@ -33,6 +34,11 @@ export type { Level, SessionOptions, SessionState, ViewStat };
 export interface SessionCall extends CallOptions {
   /** The model's id for the tool call (`tool_call_id`, `tool_use_id`, `call_id`): unique in the session. */
   readonly callId: string;
+  /**
+   * The host's name for what was run (the tool and its arguments, say): a result whose key an
+   * earlier result of the session has is shaped as a re-run of the latest of them.
+   */
+  readonly key?: string;
 }
 
 /** What one recorded result reads as in the next model call. */
@@ -72,7 +78,11 @@ export interface Session {
 }
 
 /** A session call's options: a shaper call's, and the call's id. */
-const SESSION_CALL = { ...CALL_OPTIONS, callId: true } as const;
+const SESSION_CALL = { ...CALL_OPTIONS, callId: true, key: true } as const;
+/** Keys whose latest run a session holds (each at most 512 KiB of line keys). */
+const MAX_KEYS = 16;
+/** The longest key: the host's name for a command, not the command's output. */
+const MAX_KEY = 4096;
 
 function sizeOf(shaped: Shaped): string {
   const m = shaped.meta;
@@ -115,20 +125,28 @@ export function createSession(options: SessionOptions): Session {
   // Results are graded one at a time, in the order shape() was called.
   let queue: Promise<unknown> = Promise.resolve();
   let restoredCounts = entries.length > 0;
+  // The latest run of each key: its lines' keys (not in toJSON: a restored session's first run
+  // of a key is shaped on its own).
+  const byKey = new Map<
+    string,
+    { label: string; handle?: string; keys: LineKeys; counts: LineKeys; failed: boolean }
+  >();
 
   /** Reads and shapes one result: its entry, not yet recorded. */
   async function shapeOne(
     input: ShapeInput,
     callId: string,
     own: CallOptions,
+    rerun: Rerun | undefined,
   ): Promise<{ entry: Entry; shaped: Shaped; refit: (share: number) => Promise<Shaped> }> {
     // A budget that is not a number is the shaper's to refuse, as it is for shape().
     const given = own.maxTokens;
     const budget = Math.min(typeof given === "number" ? given : shaper.maxTokens, s.maxRunTokens);
-    const prepared = await shaper.prepare(input, {
-      ...own,
-      maxTokens: given === undefined || typeof given === "number" ? budget : given,
-    });
+    const prepared = await shaper.prepare(
+      input,
+      { ...own, maxTokens: given === undefined || typeof given === "number" ? budget : given },
+      rerun,
+    );
     const shaped = shaper.report(await shaper.finish(prepared, budget));
     const refit = (share: number) => shaper.finish(prepared, share);
     const tool = safeName(shaped.meta.tool, "");
@@ -153,14 +171,38 @@ export function createSession(options: SessionOptions): Session {
     return { entry, shaped, refit };
   }
 
-  function record(input: ShapeInput, callId: string, own: CallOptions): Promise<Shaped> {
+  function record(
+    input: ShapeInput,
+    callId: string,
+    own: CallOptions,
+    key: string | undefined,
+  ): Promise<Shaped> {
+    // A re-run is shaped against the latest result of its key that has been recorded.
+    const earlier = key === undefined ? undefined : byKey.get(key);
+    const rerun: Rerun | undefined =
+      key === undefined
+        ? undefined
+        : {
+            keys: new LineKeys(),
+            counts: new LineKeys(),
+            ...(earlier !== undefined
+              ? {
+                  before: earlier.keys,
+                  countsBefore: earlier.counts,
+                  ...(earlier.failed ? { failedBefore: true } : {}),
+                  label: earlier.label,
+                  ...(earlier.handle !== undefined ? { handle: earlier.handle } : {}),
+                }
+              : {}),
+          };
     // Read at once (a child's pipes must not wait), recorded and graded in call order.
-    const work = shapeOne(input, callId, own);
+    const work = shapeOne(input, callId, own, rerun);
     const settled = queue.then(async () => {
       const { entry, shaped, refit } = await work;
       if (restoredCounts) await recount();
       entry.label = labelOf(callId, entries.length + 1);
       entries.push(entry);
+      if (key !== undefined && rerun !== undefined) remember(key, entry, rerun);
       let latest = shaped;
       reshapes += await settle(entries, s, count, async (share) => {
         latest = await refit(share);
@@ -176,6 +218,20 @@ export function createSession(options: SessionOptions): Session {
       if (error instanceof AirlockError && error.code === "options/invalid") ids.delete(callId);
       throw error;
     });
+  }
+
+  /** The latest result of a key, for its next run; the least recently run keys go past MAX_KEYS. */
+  function remember(key: string, entry: Entry, run: Rerun): void {
+    byKey.delete(key);
+    const { keys, counts } = run;
+    byKey.set(key, {
+      label: entry.label,
+      ...(entry.handle ? { handle: entry.handle } : {}),
+      keys,
+      counts,
+      failed: entry.status === "error",
+    });
+    if (byKey.size > MAX_KEYS) byKey.delete(byKey.keys().next().value as string);
   }
 
   /** A restored state's counts are the host's data: counted again before they decide a move. */
@@ -226,9 +282,18 @@ export function createSession(options: SessionOptions): Session {
             : `session.shape: callId must be 1 to 256 characters, no control characters (got ${got})`,
         );
       }
+      const key = call.key;
+      if (
+        key !== undefined &&
+        (typeof key !== "string" || key.length === 0 || key.length > MAX_KEY)
+      )
+        throw new AirlockError(
+          "options/invalid",
+          `session.shape: key must be a string of 1 to ${MAX_KEY} characters`,
+        );
       ids.add(callId);
-      const { callId: _id, ...own } = call;
-      return record(input, callId, own);
+      const { callId: _id, key: _key, ...own } = call;
+      return record(input, callId, own, key);
     },
     view,
     apply(messages) {

@@ -9,6 +9,7 @@ import {
   compileOptions,
   type ShapeOptions,
 } from "./options/compile.js";
+import type { Rerun } from "./pipeline/rerun.js";
 import type { RunContext, Stopper } from "./pipeline/run.js";
 import type { Shaped } from "./pipeline/shaped.js";
 import { type Loader, loader, type RunStart, variants } from "./shape-loader.js";
@@ -38,7 +39,7 @@ export interface CompiledShaper {
    * intake → decode → contract → redact → keep → store: memory O(maxTokens), not O(input). Live
    * streams are attached before it returns (see `fromProcess`).
    */
-  prepare(input: ShapeInput, call?: CallOptions): Promise<Prepared>;
+  prepare(input: ShapeInput, call?: CallOptions, rerun?: Rerun): Promise<Prepared>;
   /** render → fit → meta within `maxTokens` (at most the budget it was prepared for); may run again. */
   finish(prepared: Prepared, maxTokens?: number): Promise<Shaped>;
   /** Hands the final result's telemetry to `onShaped`, once per call. */
@@ -62,7 +63,7 @@ export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
   const preparedBy = new WeakMap<Prepared, Loader>();
   return {
     maxTokens: o.maxTokens,
-    prepare(input, call) {
+    prepare(input, call, rerun) {
       let stopper: Stopper | undefined;
       try {
         // Everything up to the pipeline's load runs now, in the caller's turn: the deadline
@@ -71,7 +72,11 @@ export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
         const c = call === undefined ? o : compileCall(o, options, call);
         const load = variantOf(c);
         stopper = createStopper(c.abortSignal, c.timeoutMs);
-        const start: RunStart = { stopper, started: performance.now() };
+        const start: RunStart = {
+          stopper,
+          started: performance.now(),
+          ...(rerun !== undefined ? { rerun } : {}),
+        };
         const attached = attachInput(input, Math.min(READ_AHEAD_BYTES, c.maxBytes));
         return load().then(
           async (built) => {

@@ -255,8 +255,11 @@ export function rank(
   );
 
   for (const h of held) push(h.last);
-  // One line of every severe template, then each error's block: what explains it.
-  for (const p of severe) push(p.unit);
+  // One line of every severe template, then each error's block: what explains it. In a re-run
+  // (the few lines new since the run before are the evidence there), the errors and their
+  // blocks come before the new lines that say no error.
+  const rerun = held.some((h) => h.kept.rerun !== undefined);
+  for (const p of severe) if (!rerun || p.t.severity >= 2) push(p.unit);
   // One block of each headline's template: a second failure like one shown waits its turn.
   const blocks: Array<{ units: Unit[]; count: number; traced: boolean }> = [];
   const headlines = new Set<Template>();
@@ -276,6 +279,7 @@ export function rank(
   }
   blocks.sort((a, b) => a.count - b.count || Number(b.traced) - Number(a.traced));
   for (const b of blocks) for (const u of b.units) push(u);
+  for (const p of severe) push(p.unit);
   for (const p of severe) note(p.unit, p.t);
   for (const p of rare) push(p.unit);
   for (const p of severe)

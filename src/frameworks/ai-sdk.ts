@@ -23,13 +23,15 @@ import {
   type AirlockFacts,
   type AirlockOutput,
   type AirlockToolOptions,
+  checkHookOptions,
   createToolShaper,
   outputOf,
   recordIn,
+  type SessionHookOptions,
   type ToolShaper,
 } from "./tool-shaper.js";
 
-export type { AirlockFacts, AirlockOutput, AirlockToolOptions };
+export type { AirlockFacts, AirlockOutput, AirlockToolOptions, SessionHookOptions };
 
 // biome-ignore lint/suspicious/noExplicitAny: a tool's input type is the host's own schema's.
 type AnyTool = Tool<any, any>;
@@ -118,10 +120,12 @@ export interface SessionTools<S extends Record<string, AnyTool>> {
 export function withSession<S extends Record<string, AnyTool>>(
   tools: S,
   session: Session,
+  options?: SessionHookOptions,
 ): SessionTools<S> {
   if (typeof session?.shape !== "function" || typeof session?.apply !== "function") {
     throw new AirlockError("options/invalid", "withSession: session must be createSession()'s");
   }
+  const { key } = checkHookOptions(options);
   const wrapped: Record<string, AnyTool> = {};
   for (const [name, tool] of Object.entries(tools)) {
     const execute = tool.execute;
@@ -139,7 +143,8 @@ export function withSession<S extends Record<string, AnyTool>>(
         } catch (error) {
           return outputOf(await shapeError(error, { tool: name }));
         }
-        return outputOf(await recordIn(session, output, call?.toolCallId, name));
+        const shaped = await recordIn(session, output, call?.toolCallId, name, key?.(name, input));
+        return outputOf(shaped);
       },
       toModelOutput: ({ output }: { output: unknown }) => modelOutput(output),
     } as AnyTool;

@@ -23,13 +23,15 @@ import {
   type AirlockFacts,
   type AirlockOutput,
   type AirlockToolOptions,
+  checkHookOptions,
   createToolShaper,
   outputOf,
   recordIn,
+  type SessionHookOptions,
   type ToolShaper,
 } from "./tool-shaper.js";
 
-export type { AirlockFacts, AirlockOutput, AirlockToolOptions };
+export type { AirlockFacts, AirlockOutput, AirlockToolOptions, SessionHookOptions };
 
 /** The artifact of a wrapped tool's `ToolMessage`: the handle and the facts, never the output. */
 export interface AirlockArtifact {
@@ -172,10 +174,12 @@ export interface SessionTools {
 export function withSession(
   tools: readonly StructuredToolInterface[],
   session: Session,
+  options?: SessionHookOptions,
 ): SessionTools {
   if (typeof session?.shape !== "function" || typeof session?.view !== "function") {
     throw new AirlockError("options/invalid", "withSession: session must be createSession()'s");
   }
+  const { key } = checkHookOptions(options);
   const wrapped = tools.map((inner) =>
     makeTool(async (input, config) => {
       let output: unknown;
@@ -184,7 +188,8 @@ export function withSession(
       } catch (error) {
         return answer(await shapeError(error, { tool: inner.name }), inner.name, config);
       }
-      const shaped = await recordIn(session, output, config?.toolCall?.id, inner.name);
+      const id = config?.toolCall?.id;
+      const shaped = await recordIn(session, output, id, inner.name, key?.(inner.name, input));
       return answer(shaped, inner.name, config);
     }, fieldsOf(inner)),
   );

@@ -21,12 +21,14 @@ import type { Session } from "../shape-session.js";
 import { READ_RESULT_TOOL_STRICT } from "../store/tool.js";
 import {
   type AirlockToolOptions,
+  checkHookOptions,
   createToolShaper,
   recordIn,
+  type SessionHookOptions,
   type ToolShaper,
 } from "./tool-shaper.js";
 
-export type { AirlockToolOptions };
+export type { AirlockToolOptions, SessionHookOptions };
 
 // biome-ignore lint/suspicious/noExplicitAny: the tool's context and parameters are the host's.
 type AnyFunctionTool = FunctionTool<any, any, any>;
@@ -117,6 +119,15 @@ export interface SessionTools {
   ) => T["modelData"];
 }
 
+/** The model's arguments as the SDK hands them over (JSON text), parsed when they parse. */
+function argumentsOf(input: string): unknown {
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
+
 /**
  * Function tools whose every result a session records (under the call's id), and the
  * `callModelInputFilter` that rewrites the earlier `function_call_result` items of each model
@@ -131,10 +142,12 @@ export interface SessionTools {
 export function withSession(
   tools: ReadonlyArray<AnyFunctionTool | AnyToolOptions>,
   session: Session,
+  options?: SessionHookOptions,
 ): SessionTools {
   if (typeof session?.shape !== "function" || typeof session?.apply !== "function") {
     throw new AirlockError("options/invalid", "withSession: session must be createSession()'s");
   }
+  const { key } = checkHookOptions(options);
   const wrapped = tools.map((given): AnyFunctionTool => {
     const inner = functionTool(given, "withSession");
     return {
@@ -148,7 +161,9 @@ export function withSession(
         }
         const call = (details as { toolCall?: { callId?: unknown } } | undefined)?.toolCall;
         const callId = typeof call?.callId === "string" ? call.callId : undefined;
-        return (await recordIn(session, output, callId, inner.name)).text;
+        return (
+          await recordIn(session, output, callId, inner.name, key?.(inner.name, argumentsOf(input)))
+        ).text;
       },
     };
   });

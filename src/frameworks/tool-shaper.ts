@@ -229,6 +229,29 @@ export function outputOf(shaped: Shaped): AirlockOutput {
   };
 }
 
+/** A session hook's options (`withSession(tools, session, options)` in every framework entry). */
+export interface SessionHookOptions {
+  /**
+   * The key of a call, from the tool's name and the model's arguments: a result whose key an
+   * earlier one had is shaped as its re-run (docs/session.md, Re-runs). Undefined: no key.
+   *
+   * @example
+   * { key: (tool, input) => (tool === "bash" ? `bash ${JSON.stringify(input)}` : undefined) }
+   */
+  readonly key?: (tool: string, input: unknown) => string | undefined;
+}
+
+/** The hook options, checked: a `key` that is not a function is refused now, not per call. */
+export function checkHookOptions(options: SessionHookOptions | undefined): SessionHookOptions {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== "object")
+    throw new AirlockError("options/invalid", "withSession: options must be an object");
+  checkNames(options, { key: true }, "withSession");
+  if (options.key !== undefined && typeof options.key !== "function")
+    throw new AirlockError("options/invalid", "withSession: key must be a function");
+  return options;
+}
+
 /** Ids tried for one call before a repeated id is given up (the first is the call's own). */
 const ID_TRIES = 8;
 
@@ -246,12 +269,17 @@ export async function recordIn(
   output: unknown,
   callId: string | undefined,
   tool: string,
+  key?: string,
 ): Promise<Shaped> {
   const base = callId === undefined || callId === "" ? tool : callId.slice(0, 240);
   for (let n = callId === undefined || callId === "" ? 2 : 1; ; n++) {
     const id = n === 1 ? base : `${base}#${n}`;
     try {
-      return await session.shape(asInput(output), { callId: id, tool });
+      return await session.shape(asInput(output), {
+        callId: id,
+        tool,
+        ...(key !== undefined ? { key } : {}),
+      });
     } catch (error) {
       const taken =
         error instanceof AirlockError && /already recorded/.test(error.message) && n < ID_TRIES;

@@ -1,8 +1,10 @@
 import type { EvidenceHints, LineSink } from "../pipeline/flow.js";
+import type { Rerun, RerunCounts } from "../pipeline/rerun.js";
 import type { Severity, Unit } from "../pipeline/unit.js";
 import { continuesEvidence, explains, explainsAbove, NOVEL_AFTER, traceOf } from "./blocks.js";
 import { evidenceHints } from "./evidence.js";
 import { createReservoir, type Group } from "./groups.js";
+import { createRerunLines } from "./rerun-lines.js";
 import { createTemplateTable, TEMPLATE_CAP, type Template } from "./templates.js";
 
 export type { Group, Template, Unit };
@@ -52,6 +54,8 @@ export interface Kept {
     /** Some lines were skipped unseen (a very long input): template counts are lower bounds. */
     readonly sampled: boolean;
   };
+  /** A re-run's lines: as in the earlier run, and new since it. */
+  readonly rerun?: RerunCounts;
 }
 
 export interface Keeper extends LineSink {
@@ -125,12 +129,16 @@ function sameLine(a: string, b: string): boolean {
  * template table as it passes. Memory is bounded by the limits and the table's cap, never by the
  * input: a 1 GB log and a 1 KB log cost the same.
  *
+ * In a re-run (`rerun.before`), a line the earlier run of the command had is ordinary whatever it
+ * says when that run did not fail (it did not fail it), and a run of lines new since it is
+ * evidence: what changed comes first.
+ *
  * @example
  * const keeper = createKeeper({ headChars: 2000, tailChars: 3000, evidenceChars: 4000 });
  * keeper.line("ERROR boom", 2, 0);
  * keeper.finish().groups.length; // 1
  */
-export function createKeeper(limits: KeeperLimits): Keeper {
+export function createKeeper(limits: KeeperLimits, rerun?: Rerun): Keeper {
   const context = limits.context ?? 2;
   const maxGroupLines = limits.maxGroupLines ?? 40;
   const headLines = limits.headLines ?? Number.POSITIVE_INFINITY;
@@ -163,6 +171,8 @@ export function createKeeper(limits: KeeperLimits): Keeper {
   // The skipped line last credited to a template, in case the decoder hands it over after all.
   let creditedAt = 0;
   let creditedTemplate: Template | undefined;
+  // A re-run: each line read against the earlier run of its command (`rerun-lines.ts`).
+  const lens = rerun === undefined ? undefined : createRerunLines(rerun);
 
   // First lines of rare templates, oldest first; a template seen a third time lets go of its own.
   const rare = new Map<Template, Unit>();
@@ -277,15 +287,16 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     reservoir.add(open);
   }
 
-  function line(text: string, severity: Severity, omittedChars: number, before?: string): Unit {
+  function line(text: string, given: Severity, omittedChars: number, linesBefore?: string): Unit {
     lines++;
-    if (severity > 0) evidenceLines++;
-    if (
+    const repeats =
       last !== undefined &&
       sameLine(text, last.text) &&
       omittedChars === 0 &&
-      last.omittedChars === 0
-    ) {
+      last.omittedChars === 0;
+    const severity = lens === undefined ? given : lens.line(text, given, repeats, lines);
+    if (severity > 0) evidenceLines++;
+    if (repeats && last !== undefined) {
       last.repeat++;
       if (lastTemplate !== undefined) table.repeat(lastTemplate, lines);
       return last;
@@ -308,7 +319,7 @@ export function createKeeper(limits: KeeperLimits): Keeper {
       occurrence: t.runs,
       fresh: t.first > NOVEL_AFTER && (t.runs <= 2 || lines - t.first < FRESH_LINES),
     };
-    if (before !== undefined) unit.before = held ? detach(before) : before;
+    if (linesBefore !== undefined) unit.before = held ? detach(linesBefore) : linesBefore;
     last = unit;
 
     let inHead = false;
@@ -338,6 +349,7 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     if (count <= 0) return;
     lines += count;
     dropped = true;
+    lens?.broken();
     // A skipped line sits between: nothing may fold across it or count it as context.
     last = undefined;
     recent.length = 0;
@@ -345,6 +357,15 @@ export function createKeeper(limits: KeeperLimits): Keeper {
 
   function wanted(text: string, start: number, end: number, pending: number): boolean {
     const position = lines + pending + 1;
+    if (lens === undefined) return sighted(text, start, end, position);
+    // A line new since the earlier run is handed over: it is evidence there.
+    if (lens.isNew(text, start, end, position)) return true;
+    if (sighted(text, start, end, position)) return true;
+    lens.skipped(position);
+    return false;
+  }
+
+  function sighted(text: string, start: number, end: number, position: number): boolean {
     if (position > SAMPLE_FROM && position % SAMPLE_STRIDE !== 0) {
       sampled = true;
       return false;
@@ -365,7 +386,8 @@ export function createKeeper(limits: KeeperLimits): Keeper {
     for (const [t, unit] of rare) {
       if (t.runs > 2) continue;
       rareUnits.push(unit);
-      if (repetitive && unit.severity === 0 && t.count * 100 <= lines) {
+      // (In a re-run what is new is evidence already, and what is as before is not.)
+      if (lens?.against !== true && repetitive && unit.severity === 0 && t.count * 100 <= lines) {
         unit.severity = 1;
         evidenceLines += unit.repeat;
       }
@@ -396,6 +418,7 @@ export function createKeeper(limits: KeeperLimits): Keeper {
       complete: !dropped,
       templates,
       mining: { created: table.created, evicted: table.evicted, sampled },
+      ...(lens?.against ? { rerun: lens.counts() as RerunCounts } : {}),
     };
   }
 

@@ -81,7 +81,7 @@ export function createKeep(o: KeepOptions): Stage<UnitStream, KeptInput> {
       let textTap: TextTap | undefined;
       const sinks: Sinks = {
         lines(name) {
-          const keeper = createKeeper(o.lines);
+          const keeper = createKeeper(o.lines, ctx.rerun);
           sections.push({ name, keeper });
           textTap ??= o.textTap?.();
           const tap = textTap?.section(name);

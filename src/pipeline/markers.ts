@@ -305,6 +305,24 @@ export function resultLineMarker(r: ResultLine): string {
 }
 
 /**
+ * Under the header of a re-run (a session result whose `key` an earlier one had): how many of
+ * its lines are as in that run, and how many are new since it (those were ranked first). The
+ * earlier result is named by its call id, and its handle when it was kept:
+ *
+ *   [airlock: re-run of call_7 (res_…): 1203 lines as before, 57 new]
+ */
+export function rerunMarker(
+  callId: string,
+  asBefore: number,
+  fresh: number,
+  handle?: string,
+): string {
+  const line = (n: number) => `${n} line${n === 1 ? "" : "s"}`;
+  const earlier = handle === undefined ? "" : ` (${handle})`;
+  return `[airlock: re-run of ${callId}${earlier}: ${line(asBefore)} as before, ${fresh} new]`;
+}
+
+/**
  * The oldest one-line results of a session, folded into the first of them: each call id with
  * its handle (`-` when it was not kept), and how to read one again. The other folded results
  * are empty. When the run's ceiling cannot hold every handle, the oldest are not listed, and the

@@ -4,6 +4,7 @@
  * not a chain of nested calls.
  */
 import type { RunFacts } from "./facts.js";
+import type { Rerun } from "./rerun.js";
 import type { InputSample } from "./sample.js";
 
 /** Why a read was stopped by the host: its `abortSignal`, or `timeoutMs`. */
@@ -39,6 +40,8 @@ export interface RunContext {
   readonly stopper?: Stopper;
   /** Where intake copies the first bytes of each source, for telemetry's "tokens before". */
   readonly sample?: InputSample;
+  /** The run is a re-run of an earlier result of its command (a session's `key`). */
+  readonly rerun?: Rerun;
 }
 
 /** One stage: compiled once from its own slice of the options, run once per result. */

@@ -6,7 +6,7 @@
 import type { KeptInput } from "../keep/stage.js";
 import type { KeptView } from "../keep/view.js";
 import { type RunFacts, shownSections } from "../pipeline/facts.js";
-import { commandHeader, httpHeader, toolErrorMarker } from "../pipeline/markers.js";
+import { commandHeader, httpHeader, rerunMarker, toolErrorMarker } from "../pipeline/markers.js";
 import { firstPageHint, linesArgs } from "../pipeline/read-back.js";
 import type { RunContext, Stage } from "../pipeline/run.js";
 import type { RecordsDraft, RecordsRenderOptions } from "./draft.js";
@@ -136,6 +136,8 @@ function linesRequest(kept: KeptInput, ctx: RunContext, o: RenderOptions): FitRe
     // The reason phrase comes from the server: it is content, and is cleaned like content.
     header.push(httpHeader(facts.http.status, o.records.clean(facts.http.statusText, 120)));
   }
+  const rerun = rerunLine(kept, ctx);
+  if (rerun !== undefined) header.push(rerun);
   if (o.toolError) header.unshift(toolErrorMarker());
   return {
     sections: readSections(kept, facts),
@@ -146,6 +148,23 @@ function linesRequest(kept: KeptInput, ctx: RunContext, o: RenderOptions): FitRe
     next: hintOf(facts, o.next),
     capacity: o.capacity,
   };
+}
+
+/** A re-run's line under the header: its lines as before and new, over every section. */
+function rerunLine(kept: KeptInput, ctx: RunContext): string | undefined {
+  const label = ctx.rerun?.label;
+  if (label === undefined) return undefined;
+  let asBefore = 0;
+  let fresh = 0;
+  let counted = false;
+  for (const { kept: k } of kept.sections) {
+    if (k.rerun === undefined) continue;
+    counted = true;
+    asBefore += k.rerun.asBefore;
+    fresh += k.rerun.fresh;
+  }
+  if (!counted) return undefined;
+  return rerunMarker(label, asBefore, fresh, ctx.rerun?.handle);
 }
 
 /** With a stored result, the summary names the `read_result` call for the first gap. */

@@ -153,4 +153,27 @@ describe("edge: sessions in a Durable Object", () => {
     expect((await call("/session/conv_c/shape", { tenant: "acme" })).status).toBe(405);
     expect((await call("/session/conv_c/view")).status).toBe(401);
   });
+
+  it("shapes a result whose key the conversation had as a re-run of it", async () => {
+    const post = (n: number, body: string, key?: string) =>
+      call(
+        `/session/conv_rerun/shape?callId=run_${n}&tool=build&maxTokens=600${key !== undefined ? `&key=${encodeURIComponent(key)}` : ""}`,
+        { method: "POST", tenant: "acme", body, headers: { "content-type": "text/plain" } },
+      );
+    const passing = logOf(1).replace(/\n.*ERROR.*\n/, "\n");
+    const first = await post(1, passing, "make test");
+    expect(first.status).toBe(200);
+    const again = await post(2, logOf(7), "make test");
+    expect(again.status).toBe(200);
+    expect(again.body.text).toMatch(
+      /\[airlock: re-run of run_1 \(res_[\w-]+\): \d+ lines as before, 1 new\]/,
+    );
+    expect(again.body.text).toContain("ERROR billing write failed: ledger-7-quota");
+    // Negative control: another key is no re-run.
+    const other = await post(3, logOf(8), "make lint");
+    expect(other.body.text).not.toContain("re-run of");
+    // A key the session refuses is the request's fault.
+    expect((await post(4, "ok", "")).status).toBe(400);
+    expect((await post(5, "ok", "k".repeat(4097))).status).toBe(400);
+  });
 });

@@ -66,6 +66,7 @@ const RULES: ReadonlyArray<readonly [string, RegExp]> = [
     "folded",
     /^(\d+) earlier results? folded(?:: ([\w.:-]+ (?:[\w-]+|-)(?:, [\w.:-]+ (?:[\w-]+|-))*))?(?:; (\d+) older ones? not listed)?; read one again: read_result \{"handle":"…"\}$/,
   ],
+  ["rerun", /^re-run of ([\w.:#-]+)(?: \(([\w-]+)\))?: (\d+) lines? as before, (\d+) new$/],
 ];
 
 /** The marker's kind and its fields, for the text inside `[airlock: …]`; undefined if none fits. */

@@ -99,7 +99,20 @@ describe("the marker grammar", () => {
         }
       }
     }
+    // A re-run of a command: the lines as before and new.
+    const reruns = createSession({ maxRunTokens: 4000, maxTokens: 300 });
+    await reruns.shape(log.join("\n"), { callId: "run_1", key: "make" });
+    const again = await reruns.shape([...log, "FAIL: it broke"].join("\n"), {
+      callId: "run_2",
+      key: "make",
+    });
+    for (const inner of markersIn(again.text)) {
+      const parsed = parseMarker(inner);
+      expect(parsed, `re-run: ${inner}`).toBeDefined();
+      kinds.add(parsed?.kind as string);
+    }
     for (const kind of [
+      "rerun",
       "earlier",
       "folded",
       "gap",
@@ -123,6 +136,7 @@ describe("the marker grammar", () => {
       "omitted lines -3",
       "earlier result of call_3",
       "3 earlier results folded: call_1; read one again",
+      "re-run of call_7: 12 lines as before",
     ]) {
       expect(parseMarker(old), old).toBeUndefined();
     }

@@ -11,6 +11,7 @@ import { withSession } from "agent-airlock/ai-sdk";
 import { generateText, jsonSchema, stepCountIs, type Tool, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
+import { buildLog, FAILURE } from "../helpers/builds.js";
 import { runFact, runLog, tokens } from "../helpers/frameworks.js";
 
 const STEPS = 40;
@@ -138,4 +139,69 @@ describe("ai-sdk: withSession over a 40-step run", () => {
     );
     expect(total).toBeGreaterThan(CEILING);
   }, 240_000);
+
+  it("shapes a call the key names again as a re-run of the one before", async () => {
+    const runs = (withKey: boolean) => {
+      let n = 0;
+      const runTests = tool({
+        description: "run the tests",
+        inputSchema: jsonSchema<{ suite: string }>({
+          type: "object",
+          properties: { suite: { type: "string" } },
+          required: ["suite"],
+        }),
+        execute: async () => buildLog(++n, n === 2),
+      });
+      const session = createSession({ maxRunTokens: CEILING, maxTokens: 400 });
+      const keys: unknown[] = [];
+      const key = (name: string, args: unknown) => {
+        keys.push(args);
+        return `${name} ${JSON.stringify(args)}`;
+      };
+      const { tools: wrapped } = withSession(
+        { run_tests: runTests },
+        session,
+        withKey ? { key } : undefined,
+      );
+      let step = 0;
+      const m = new MockLanguageModelV3({
+        doGenerate: async () => {
+          step++;
+          const call = {
+            type: "tool-call" as const,
+            toolCallId: `call_${step}`,
+            toolName: "run_tests",
+            input: JSON.stringify({ suite: "unit" }),
+          };
+          return {
+            content: step <= 2 ? [call] : [{ type: "text" as const, text: "done" }],
+            finishReason: { unified: step <= 2 ? "tool-calls" : "stop", raw: undefined },
+            usage,
+            warnings: [],
+          };
+        },
+      });
+      return { m, wrapped, session, keys };
+    };
+    for (const withKey of [true, false]) {
+      const { m, wrapped, session, keys } = runs(withKey);
+      await generateText({ model: m, tools: wrapped, prompt: "test", stopWhen: stepCountIs(3) });
+      const second = resultsIn(m.doGenerateCalls[2]?.prompt as never)[1] ?? "";
+      expect(session.view()[1]?.text).toBe(second);
+      // Without a key (the negative control) the second run is shaped on its own.
+      expect(second.includes("[airlock: re-run of call_1 ("), String(withKey)).toBe(withKey);
+      if (withKey) {
+        expect(keys).toEqual([{ suite: "unit" }, { suite: "unit" }]);
+        for (const line of FAILURE) expect(second).toContain(line);
+      }
+    }
+  });
+
+  it("refuses a key that is not a function", () => {
+    const session = createSession({ maxRunTokens: CEILING });
+    expect(() => withSession(tools(), session, { key: "run" as never })).toThrow(
+      /key must be a function/,
+    );
+    expect(() => withSession(tools(), session, { keys: () => "k" } as never)).toThrow(/key/);
+  });
 });

@@ -13,6 +13,7 @@ import { withSession } from "agent-airlock/langchain";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { buildLog, FAILURE } from "../helpers/builds.js";
 import { runLog, tokens } from "../helpers/frameworks.js";
 
 const STEPS = 40;
@@ -68,4 +69,40 @@ describe("langchain: withSession over a 40-step run", () => {
     );
     expect(toolTokens(model.calls.at(-1)?.messages ?? [])).toBeGreaterThan(CEILING);
   }, 240_000);
+
+  it("shapes a call the key names again as a re-run of the one before", async () => {
+    for (const withKey of [true, false]) {
+      let n = 0;
+      const runTests = tool(async () => buildLog(++n, n === 2), {
+        name: "run_tests",
+        description: "run the tests",
+        schema: z.object({ suite: z.string() }),
+      }) as unknown as StructuredToolInterface;
+      const session = createSession({ maxRunTokens: CEILING, maxTokens: 400 });
+      const keys: unknown[] = [];
+      const key = (name: string, args: unknown) => {
+        keys.push(args);
+        return `${name} ${JSON.stringify(args)}`;
+      };
+      const { tools, middleware } = withSession([runTests], session, withKey ? { key } : undefined);
+      let model = fakeModel();
+      for (const id of ["call_1", "call_2"]) {
+        const call = { name: "run_tests", args: { suite: "unit" }, id, type: "tool_call" as const };
+        model = model.respond(() => new AIMessage({ content: "", tool_calls: [call] }));
+      }
+      model = model.respond(new AIMessage("done"));
+      await createAgent({ model, tools, middleware: [middleware] }).invoke(
+        { messages: [{ role: "user", content: "test" }] },
+        { recursionLimit: 20 },
+      );
+      const second = String(
+        model.calls[2]?.messages.filter((m) => ToolMessage.isInstance(m))[1]?.content ?? "",
+      );
+      expect(second.includes("[airlock: re-run of call_1 ("), String(withKey)).toBe(withKey);
+      if (withKey) {
+        expect(keys).toEqual([{ suite: "unit" }, { suite: "unit" }]);
+        for (const line of FAILURE) expect(second).toContain(line);
+      }
+    }
+  });
 });

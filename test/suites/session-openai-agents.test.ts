@@ -11,6 +11,7 @@ import { createSession } from "agent-airlock";
 import { withSession } from "agent-airlock/openai-agents";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { buildLog, FAILURE } from "../helpers/builds.js";
 import { runLog, tokens } from "../helpers/frameworks.js";
 
 const TURNS = 40;
@@ -72,4 +73,43 @@ describe("openai-agents: withSession over a 40-turn run", () => {
     await runner.run(new Agent({ name: "a", model, tools }), "go", { maxTurns: TURNS + 5 });
     expect(resultTokens(model.calls.at(-1)?.request.input)).toBeGreaterThan(CEILING);
   }, 240_000);
+
+  it("shapes a call the key names again as a re-run of the one before", async () => {
+    for (const withKey of [true, false]) {
+      let n = 0;
+      const runTests = {
+        name: "run_tests",
+        description: "run the tests",
+        parameters: z.object({ suite: z.string() }),
+        execute: async () => buildLog(++n, n === 2),
+      };
+      const session = createSession({ maxRunTokens: CEILING, maxTokens: 400 });
+      const keys: unknown[] = [];
+      const key = (name: string, args: unknown) => {
+        keys.push(args);
+        return `${name} ${JSON.stringify(args)}`;
+      };
+      const { tools, callModelInputFilter } = withSession(
+        [runTests],
+        session,
+        withKey ? { key } : undefined,
+      );
+      const model = new ScriptedModel([
+        [functionCall("run_tests", { suite: "unit" }, { callId: "call_1" })],
+        [functionCall("run_tests", { suite: "unit" }, { callId: "call_2" })],
+        [assistantMessage("done")],
+      ]);
+      const runner = new Runner({ tracingDisabled: true, callModelInputFilter });
+      await runner.run(new Agent({ name: "a", model, tools }), "test", { maxTurns: 5 });
+      const items = (model.calls[2]?.request.input ?? []) as Item[];
+      const results = items.filter((i) => i.type === "function_call_result");
+      const out = results[1]?.output;
+      const second = typeof out === "string" ? out : String(out?.text ?? "");
+      expect(second.includes("[airlock: re-run of call_1 ("), String(withKey)).toBe(withKey);
+      if (withKey) {
+        expect(keys).toEqual([{ suite: "unit" }, { suite: "unit" }]);
+        for (const line of FAILURE) expect(second).toContain(line);
+      }
+    }
+  });
 });

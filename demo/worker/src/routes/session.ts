@@ -1,7 +1,7 @@
 /**
  * A session per conversation (docs/session.md), for its tenant, in a Durable Object:
  *
- *   POST /session/:id/shape?callId=…[&tool=…][&maxTokens=…][&maxRunTokens=…]   body: a tool output
+ *   POST /session/:id/shape?callId=…[&key=…][&tool=…][&maxTokens=…][&maxRunTokens=…]   body: a tool output
  *   GET  /session/:id/view
  *
  * The object is named by the tenant and the id together, so one tenant's conversation is never
@@ -138,6 +138,7 @@ export class SessionObject {
       return refused;
     }
     const callId = url.searchParams.get("callId") as string;
+    const key = url.searchParams.get("key");
     const ceiling = url.searchParams.get("maxRunTokens");
     const params = shapeParams(
       request,
@@ -155,6 +156,8 @@ export class SessionObject {
     try {
       shaped = await session.shape(body.stream, {
         callId,
+        // A re-run of the conversation's latest result under this key (docs/session.md).
+        ...(key !== null ? { key } : {}),
         maxTokens: params.maxTokens,
         ...(params.tool !== undefined ? { tool: params.tool } : {}),
         ...(params.contentType !== undefined ? { contentType: params.contentType } : {}),
