@@ -9,7 +9,7 @@ import { lazyTokenizer } from "./fit/tokenizer.js";
 import type { CallOptions, ShapeInput } from "./options/compile.js";
 import { CALL_OPTIONS, checkNames } from "./options/known.js";
 import { safeName } from "./pipeline/markers.js";
-import { LineKeys, type Rerun } from "./pipeline/rerun.js";
+import { createRerun, LineKeys, type Rerun, type RerunInput } from "./pipeline/rerun.js";
 import type { Shaped } from "./pipeline/shaped.js";
 import { tokensOf } from "./pipeline/shaped.js";
 import { utf8Length } from "./pipeline/text.js";
@@ -81,8 +81,22 @@ export interface Session {
 const SESSION_CALL = { ...CALL_OPTIONS, callId: true, key: true } as const;
 /** Keys whose latest run a session holds (each at most 512 KiB of line keys). */
 const MAX_KEYS = 16;
-/** The longest key: the host's name for a command, not the command's output. */
+/** The longest key held as it is; a longer one is held as its start and a hash of it. */
 const MAX_KEY = 4096;
+
+/** A key as the session holds it: itself, or (past MAX_KEY) its start and a 64-bit hash of all of it. */
+function keyName(key: string): string {
+  if (key.length <= MAX_KEY) return key;
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  const hex = (n: number) => (n >>> 0).toString(16).padStart(8, "0");
+  return `${key.slice(0, 256)}#${key.length}#${hex(a)}${hex(b)}`;
+}
 
 function sizeOf(shaped: Shaped): string {
   const m = shaped.meta;
@@ -179,7 +193,7 @@ export function createSession(options: SessionOptions): Session {
   ): Promise<Shaped> {
     // A re-run is shaped against the latest result of its key that has been recorded.
     const earlier = key === undefined ? undefined : byKey.get(key);
-    const rerun: Rerun | undefined =
+    const lines: RerunInput | undefined =
       key === undefined
         ? undefined
         : {
@@ -190,11 +204,11 @@ export function createSession(options: SessionOptions): Session {
                   before: earlier.keys,
                   countsBefore: earlier.counts,
                   ...(earlier.failed ? { failedBefore: true } : {}),
-                  label: earlier.label,
-                  ...(earlier.handle !== undefined ? { handle: earlier.handle } : {}),
                 }
               : {}),
           };
+    const rerun =
+      lines === undefined ? undefined : createRerun(lines, earlier?.label, earlier?.handle);
     // Read at once (a child's pipes must not wait), recorded and graded in call order.
     const work = shapeOne(input, callId, own, rerun);
     const settled = queue.then(async () => {
@@ -202,7 +216,7 @@ export function createSession(options: SessionOptions): Session {
       if (restoredCounts) await recount();
       entry.label = labelOf(callId, entries.length + 1);
       entries.push(entry);
-      if (key !== undefined && rerun !== undefined) remember(key, entry, rerun);
+      if (key !== undefined && lines !== undefined) remember(key, entry, lines);
       let latest = shaped;
       reshapes += await settle(entries, s, count, async (share) => {
         latest = await refit(share);
@@ -220,10 +234,15 @@ export function createSession(options: SessionOptions): Session {
     });
   }
 
-  /** The latest result of a key, for its next run; the least recently run keys go past MAX_KEYS. */
-  function remember(key: string, entry: Entry, run: Rerun): void {
-    byKey.delete(key);
+  /**
+   * The latest result of a key that had lines, for its next run (an empty run, records or a
+   * binary leave no keys, and the run before stays the one to compare with); the least
+   * recently run keys go past MAX_KEYS.
+   */
+  function remember(key: string, entry: Entry, run: RerunInput): void {
     const { keys, counts } = run;
+    if (keys.size === 0) return;
+    byKey.delete(key);
     byKey.set(key, {
       label: entry.label,
       ...(entry.handle ? { handle: entry.handle } : {}),
@@ -282,15 +301,10 @@ export function createSession(options: SessionOptions): Session {
             : `session.shape: callId must be 1 to 256 characters, no control characters (got ${got})`,
         );
       }
-      const key = call.key;
-      if (
-        key !== undefined &&
-        (typeof key !== "string" || key.length === 0 || key.length > MAX_KEY)
-      )
-        throw new AirlockError(
-          "options/invalid",
-          `session.shape: key must be a string of 1 to ${MAX_KEY} characters`,
-        );
+      const given = call.key;
+      if (given !== undefined && (typeof given !== "string" || given.length === 0))
+        throw new AirlockError("options/invalid", "session.shape: key must be a non-empty string");
+      const key = given === undefined ? undefined : keyName(given);
       ids.add(callId);
       const { callId: _id, key: _key, ...own } = call;
       return record(input, callId, own, key);

@@ -1,3 +1,4 @@
+import { AirlockError } from "./errors/airlock-error.js";
 import { attachInput, release } from "./intake/attach.js";
 import type { ShapeInput } from "./intake/input.js";
 import { READ_AHEAD_BYTES } from "./intake/source.js";
@@ -40,6 +41,7 @@ export interface CompiledShaper {
    * streams are attached before it returns (see `fromProcess`).
    */
   prepare(input: ShapeInput, call?: CallOptions, rerun?: Rerun): Promise<Prepared>;
+  // (`rerun` is a session's, from `createRerun`: what a re-run of a command is read against.)
   /** render → fit → meta within `maxTokens` (at most the budget it was prepared for); may run again. */
   finish(prepared: Prepared, maxTokens?: number): Promise<Shaped>;
   /** Hands the final result's telemetry to `onShaped`, once per call. */
@@ -70,6 +72,8 @@ export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
         // counts from the call, and a child's pipes are read from here on (the pipeline is a
         // dynamic import on the first result, and a pipe left unread blocks or loses output).
         const c = call === undefined ? o : compileCall(o, options, call);
+        if (rerun !== undefined && typeof (rerun as Partial<Rerun> | null)?.take !== "function")
+          throw new AirlockError("options/invalid", "prepare: rerun must be a session's");
         const load = variantOf(c);
         stopper = createStopper(c.abortSignal, c.timeoutMs);
         const start: RunStart = {

@@ -11,6 +11,7 @@ import type { Unit } from "../pipeline/unit.js";
 import { collect, coverage } from "../render/lines.js";
 import type { Draft } from "../render/stage.js";
 import type { Fitted } from "./stage.js";
+import { summaryOf } from "./symptoms.js";
 
 /**
  * @example
@@ -62,14 +63,18 @@ export function outcomeOf(fitted: Fitted & { readonly draft: Draft }): Outcome {
     sections: perSection,
     status: cuts.length > 0 ? "partial" : "ok",
     // Text that was read has templates; a binary source or nothing at all has none to report.
-    ...(kept.sections.some((k) => k.kept.lines > 0)
-      ? {
-          evidence: evidenceOf(kept.sections, (u) =>
-            lines.layout ? shown.has(u) : !lines.collapsed,
-          ),
-        }
-      : {}),
+    ...(kept.sections.some((k) => k.kept.lines > 0) ? textFacts() : {}),
   };
+
+  function textFacts() {
+    const visible = (u: Unit) => (lines.layout ? shown.has(u) : !lines.collapsed);
+    const capped = (name: SectionName) => sections.some((s) => s.name === name && s.capped);
+    const summary = summaryOf(kept.sections, visible, capped);
+    return {
+      evidence: evidenceOf(kept.sections, visible),
+      ...(summary !== undefined ? { summary } : {}),
+    };
+  }
 }
 
 /** Cut templates, and kept evidence lines, listed in `meta.evidence`, at most. */

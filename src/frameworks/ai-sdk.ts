@@ -25,6 +25,7 @@ import {
   type AirlockToolOptions,
   checkHookOptions,
   createToolShaper,
+  hookKey,
   outputOf,
   recordIn,
   type SessionHookOptions,
@@ -125,7 +126,7 @@ export function withSession<S extends Record<string, AnyTool>>(
   if (typeof session?.shape !== "function" || typeof session?.apply !== "function") {
     throw new AirlockError("options/invalid", "withSession: session must be createSession()'s");
   }
-  const { key } = checkHookOptions(options);
+  const hook = checkHookOptions(options);
   const wrapped: Record<string, AnyTool> = {};
   for (const [name, tool] of Object.entries(tools)) {
     const execute = tool.execute;
@@ -143,7 +144,13 @@ export function withSession<S extends Record<string, AnyTool>>(
         } catch (error) {
           return outputOf(await shapeError(error, { tool: name }));
         }
-        const shaped = await recordIn(session, output, call?.toolCallId, name, key?.(name, input));
+        const shaped = await recordIn(
+          session,
+          output,
+          call?.toolCallId,
+          name,
+          hookKey(hook, name, input),
+        );
         return outputOf(shaped);
       },
       toModelOutput: ({ output }: { output: unknown }) => modelOutput(output),

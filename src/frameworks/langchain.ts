@@ -25,6 +25,7 @@ import {
   type AirlockToolOptions,
   checkHookOptions,
   createToolShaper,
+  hookKey,
   outputOf,
   recordIn,
   type SessionHookOptions,
@@ -179,7 +180,7 @@ export function withSession(
   if (typeof session?.shape !== "function" || typeof session?.view !== "function") {
     throw new AirlockError("options/invalid", "withSession: session must be createSession()'s");
   }
-  const { key } = checkHookOptions(options);
+  const hook = checkHookOptions(options);
   const wrapped = tools.map((inner) =>
     makeTool(async (input, config) => {
       let output: unknown;
@@ -189,7 +190,13 @@ export function withSession(
         return answer(await shapeError(error, { tool: inner.name }), inner.name, config);
       }
       const id = config?.toolCall?.id;
-      const shaped = await recordIn(session, output, id, inner.name, key?.(inner.name, input));
+      const shaped = await recordIn(
+        session,
+        output,
+        id,
+        inner.name,
+        hookKey(hook, inner.name, input),
+      );
       return answer(shaped, inner.name, config);
     }, fieldsOf(inner)),
   );

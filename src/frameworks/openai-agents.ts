@@ -23,6 +23,7 @@ import {
   type AirlockToolOptions,
   checkHookOptions,
   createToolShaper,
+  hookKey,
   recordIn,
   type SessionHookOptions,
   type ToolShaper,
@@ -147,7 +148,7 @@ export function withSession(
   if (typeof session?.shape !== "function" || typeof session?.apply !== "function") {
     throw new AirlockError("options/invalid", "withSession: session must be createSession()'s");
   }
-  const { key } = checkHookOptions(options);
+  const hook = checkHookOptions(options);
   const wrapped = tools.map((given): AnyFunctionTool => {
     const inner = functionTool(given, "withSession");
     return {
@@ -162,7 +163,13 @@ export function withSession(
         const call = (details as { toolCall?: { callId?: unknown } } | undefined)?.toolCall;
         const callId = typeof call?.callId === "string" ? call.callId : undefined;
         return (
-          await recordIn(session, output, callId, inner.name, key?.(inner.name, argumentsOf(input)))
+          await recordIn(
+            session,
+            output,
+            callId,
+            inner.name,
+            hookKey(hook, inner.name, argumentsOf(input)),
+          )
         ).text;
       },
     };

@@ -252,6 +252,24 @@ export function checkHookOptions(options: SessionHookOptions | undefined): Sessi
   return options;
 }
 
+/**
+ * The key a hook's `key` function gives a call; undefined for none, and when it throws or gives
+ * anything but a non-empty string (a host's bug must not fail a tool that has already run).
+ */
+export function hookKey(
+  options: SessionHookOptions,
+  tool: string,
+  input: unknown,
+): string | undefined {
+  if (options.key === undefined) return undefined;
+  try {
+    const key = options.key(tool, input);
+    return typeof key === "string" && key !== "" ? key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Ids tried for one call before a repeated id is given up (the first is the call's own). */
 const ID_TRIES = 8;
 

@@ -1,10 +1,11 @@
 import type { EvidenceHints, LineSink } from "../pipeline/flow.js";
-import type { Rerun, RerunCounts } from "../pipeline/rerun.js";
+import type { RerunCounts, RerunInput } from "../pipeline/rerun.js";
 import type { Severity, Unit } from "../pipeline/unit.js";
 import { continuesEvidence, explains, explainsAbove, NOVEL_AFTER, traceOf } from "./blocks.js";
 import { evidenceHints } from "./evidence.js";
 import { createReservoir, type Group } from "./groups.js";
 import { createRerunLines } from "./rerun-lines.js";
+import { createSymptomTable, type SymptomTable } from "./symptom-table.js";
 import { createTemplateTable, TEMPLATE_CAP, type Template } from "./templates.js";
 
 export type { Group, Template, Unit };
@@ -56,6 +57,8 @@ export interface Kept {
   };
   /** A re-run's lines: as in the earlier run, and new since it. */
   readonly rerun?: RerunCounts;
+  /** Every severe line, counted by its message (the summary's symptoms). */
+  readonly symptoms?: SymptomTable;
 }
 
 export interface Keeper extends LineSink {
@@ -138,7 +141,7 @@ function sameLine(a: string, b: string): boolean {
  * keeper.line("ERROR boom", 2, 0);
  * keeper.finish().groups.length; // 1
  */
-export function createKeeper(limits: KeeperLimits, rerun?: Rerun): Keeper {
+export function createKeeper(limits: KeeperLimits, rerun?: RerunInput): Keeper {
   const context = limits.context ?? 2;
   const maxGroupLines = limits.maxGroupLines ?? 40;
   const headLines = limits.headLines ?? Number.POSITIVE_INFINITY;
@@ -173,6 +176,8 @@ export function createKeeper(limits: KeeperLimits, rerun?: Rerun): Keeper {
   let creditedTemplate: Template | undefined;
   // A re-run: each line read against the earlier run of its command (`rerun-lines.ts`).
   const lens = rerun === undefined ? undefined : createRerunLines(rerun);
+  // Every severe line, counted by its message, for the summary.
+  const symptoms = createSymptomTable();
 
   // First lines of rare templates, oldest first; a template seen a third time lets go of its own.
   const rare = new Map<Template, Unit>();
@@ -295,7 +300,10 @@ export function createKeeper(limits: KeeperLimits, rerun?: Rerun): Keeper {
       omittedChars === 0 &&
       last.omittedChars === 0;
     const severity = lens === undefined ? given : lens.line(text, given, repeats, lines);
-    if (severity > 0) evidenceLines++;
+    if (severity > 0) {
+      evidenceLines++;
+      symptoms.add(text, severity, lines, repeats);
+    }
     if (repeats && last !== undefined) {
       last.repeat++;
       if (lastTemplate !== undefined) table.repeat(lastTemplate, lines);
@@ -358,9 +366,12 @@ export function createKeeper(limits: KeeperLimits, rerun?: Rerun): Keeper {
   function wanted(text: string, start: number, end: number, pending: number): boolean {
     const position = lines + pending + 1;
     if (lens === undefined) return sighted(text, start, end, position);
-    // A line new since the earlier run is handed over: it is evidence there.
-    if (lens.isNew(text, start, end, position)) return true;
-    if (sighted(text, start, end, position)) return true;
+    // A line new since the earlier run is handed over: it is evidence there (past SAMPLE_FROM,
+    // as sampled as any other: keyed and counted, one in SAMPLE_STRIDE read).
+    if (lens.isNew(text, start, end, position)) {
+      if (position <= SAMPLE_FROM || position % SAMPLE_STRIDE === 0) return true;
+      sampled = true;
+    } else if (sighted(text, start, end, position)) return true;
     lens.skipped(position);
     return false;
   }
@@ -418,6 +429,7 @@ export function createKeeper(limits: KeeperLimits, rerun?: Rerun): Keeper {
       complete: !dropped,
       templates,
       mining: { created: table.created, evicted: table.evicted, sampled },
+      symptoms,
       ...(lens?.against ? { rerun: lens.counts() as RerunCounts } : {}),
     };
   }

@@ -4,7 +4,7 @@
  * keys. A line the earlier run had is ordinary whatever it says, unless that run failed (then
  * what it printed may still be why this one fails); a run of lines new since it is evidence.
  */
-import { lineKey, type Rerun, type RerunCounts } from "../pipeline/rerun.js";
+import { lineKey, type RerunCounts, type RerunInput } from "../pipeline/rerun.js";
 import type { Severity } from "../pipeline/unit.js";
 
 export interface RerunLines {
@@ -32,7 +32,11 @@ export interface RerunLines {
  * const lens = createRerunLines({ keys: new LineKeys(), counts: new LineKeys() });
  * lens.line("ERROR boom", 2, false, 1); // 2: a first run changes nothing
  */
-export function createRerunLines(rerun: Rerun): RerunLines {
+/** New lines made evidence at least; past them, only while new lines are at most 1 in NEW_SHARE. */
+const PROMOTE_FIRST = 256;
+const NEW_SHARE = 4;
+
+export function createRerunLines(rerun: RerunInput): RerunLines {
   const { keys, counts } = rerun;
   const before = rerun.before !== undefined && rerun.before.size > 0 ? rerun.before : undefined;
   const keepOld = rerun.failedBefore === true;
@@ -43,6 +47,9 @@ export function createRerunLines(rerun: Rerun): RerunLines {
   // The key isNew() took of the line at this position, for line() or skipped() to reuse.
   let keyedAt = 0;
   let keyed = 0;
+  // The skipped line last counted: the decoder may build it after all (to fold a repeat).
+  let countedAt = 0;
+  let countedHad = false;
 
   /**
    * A line that says something is wrong has its counts as in the earlier run (a count that
@@ -70,14 +77,17 @@ export function createRerunLines(rerun: Rerun): RerunLines {
     line(text, given, repeats, position) {
       const key = repeats ? lastKey : keyedAt === position ? keyed : lineKey(text);
       lastKey = key;
-      const had = known(key, sameCounts(text, given));
+      const had = countedAt === position ? countedHad : known(key, sameCounts(text, given));
       if (before === undefined) return given;
       // A new line is evidence from the second of a run of them: one new line among old ones
       // is more often a re-run's noise (a download, a reordered test) than its failure.
       const wasNew = lastNew;
       lastNew = !had;
       if (had) return keepOld ? given : 0;
-      return given === 0 && wasNew ? 1 : given;
+      // Past a few hundred new lines, when most of the run is new, the run is not the one before
+      // run again: its new lines say what they say, and are not all evidence.
+      const promote = fresh <= PROMOTE_FIRST || fresh * NEW_SHARE <= position;
+      return given === 0 && wasNew && promote ? 1 : given;
     },
     isNew(text, start, end, position) {
       keyedAt = position;
@@ -85,7 +95,9 @@ export function createRerunLines(rerun: Rerun): RerunLines {
       return before !== undefined && !before.has(keyed);
     },
     skipped(position) {
-      if (keyedAt === position) known(keyed, true);
+      if (keyedAt !== position) return;
+      countedAt = position;
+      countedHad = known(keyed, true);
     },
     broken() {
       lastNew = false;

@@ -3,8 +3,10 @@
  * keeper per text section, a records keeper for records) and hands on what they held. Memory is
  * O(budget) whatever the input: a 1 GB log and a 1 KB log cost the same.
  */
+import { AirlockError } from "../errors/airlock-error.js";
 import type { RunFacts } from "../pipeline/facts.js";
 import type { RecordSink, Sinks, UnitStream } from "../pipeline/flow.js";
+import { isRerunInput } from "../pipeline/rerun.js";
 import type { RunContext, Stage } from "../pipeline/run.js";
 import {
   bySection,
@@ -77,11 +79,16 @@ export function createKeep(o: KeepOptions): Stage<UnitStream, KeptInput> {
     name: "keep",
     async run(stream, ctx) {
       const sections: Array<{ name: SectionName; keeper: ReturnType<typeof createKeeper> }> = [];
+      // A re-run's keys, taken once for every section (the result keeps no hold on them after).
+      const taken = ctx.rerun?.take();
+      if (taken !== undefined && !isRerunInput(taken))
+        throw new AirlockError("options/invalid", "prepare: rerun must be a session's");
+      const rerun = taken;
       let records: Deferred | undefined;
       let textTap: TextTap | undefined;
       const sinks: Sinks = {
         lines(name) {
-          const keeper = createKeeper(o.lines, ctx.rerun);
+          const keeper = createKeeper(o.lines, rerun);
           sections.push({ name, keeper });
           textTap ??= o.textTap?.();
           const tap = textTap?.section(name);

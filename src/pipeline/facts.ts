@@ -14,6 +14,7 @@ import type {
   InvisibleCounts,
   ShapedMeta,
   ShapedStatus,
+  ShapeSummary,
 } from "./shaped.js";
 import type { JsonValue, SectionName } from "./unit.js";
 
@@ -228,6 +229,8 @@ export interface Outcome {
   readonly status: ShapedStatus;
   /** Templates of the text and the evidence left out (template words not yet cleaned). */
   readonly evidence?: EvidenceMeta;
+  /** The text's summary (template words and times not yet cleaned). */
+  readonly summary?: ShapeSummary;
 }
 
 /**

@@ -14,8 +14,10 @@ import type {
   Shaped,
   ShapedMeta,
   ShapedStatus,
+  ShapeSummary,
   SpotlightMode,
   StructuredMeta,
+  SummaryPoint,
 } from "./shaped.js";
 
 export interface MetaOptions {
@@ -289,6 +291,7 @@ export async function buildShaped(
           },
         }
       : {}),
+    ...(outcome.summary && !recordMeta ? { summary: cleanSummary(outcome.summary, o.clean) } : {}),
     ...(facts.handle !== undefined ? { handle: facts.handle } : {}),
     ...nextOf(facts, recordMeta, cuts),
     ...(facts.degraded.length > 0
@@ -333,5 +336,26 @@ async function redactions(
     rules: { ...facts.redactions },
     scope: facts.redactionScope ?? "read",
     ...(fingerprints ? { fingerprints } : {}),
+  };
+}
+
+/** The summary's tool text (template words, times, component names), cleaned like all of it. */
+function cleanSummary(
+  s: ShapeSummary,
+  clean: (text: string, max?: number) => string,
+): ShapeSummary {
+  const point = (p: SummaryPoint): SummaryPoint =>
+    p.time === undefined ? p : { ...p, time: clean(p.time, 64) };
+  return {
+    ...s,
+    symptoms: s.symptoms.map((x) => ({
+      ...x,
+      text: clean(x.text, 200),
+      first: point(x.first),
+      last: point(x.last),
+    })),
+    timeline: { first: point(s.timeline.first), last: point(s.timeline.last) },
+    sources: s.sources.map((x) => ({ ...x, name: clean(x.name, 48) })),
+    open: s.open.map((x) => (x.text === undefined ? x : { ...x, text: clean(x.text, 200) })),
   };
 }

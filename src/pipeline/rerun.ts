@@ -117,9 +117,12 @@ export function lineKey(text: string, start = 0, end = text.length, counts = fal
   return h >>> 0 || 1;
 }
 
-/** A bounded set of line keys (512 KiB at most, allocated on the first key). */
+/** Slots a set starts with (4 KiB); it doubles as it fills, up to SLOTS. */
+const FIRST_SLOTS = 1024;
+
+/** A bounded set of line keys: 4 KiB to start with, 512 KiB at most (MAX_LINE_KEYS keys). */
 export class LineKeys {
-  #slots: Uint32Array | undefined;
+  #slots = new Uint32Array(FIRST_SLOTS);
   #size = 0;
   /** True once a key was refused for the cap: lines past it were not keyed. */
   full = false;
@@ -129,50 +132,108 @@ export class LineKeys {
   }
 
   add(key: number): void {
-    this.#slots ??= new Uint32Array(SLOTS);
-    const slots = this.#slots;
-    for (let at = key & (SLOTS - 1); ; at = (at + 1) & (SLOTS - 1)) {
-      const held = slots[at] as number;
-      if (held === key) return;
-      if (held !== 0) continue;
-      if (this.#size >= MAX_LINE_KEYS) {
-        this.full = true;
-        return;
-      }
-      slots[at] = key;
-      this.#size++;
-      return;
-    }
+    if (this.#place(this.#slots, key) !== true) return;
+    this.#size++;
+    // Half full: twice the slots, so probes stay short.
+    if (this.#size * 2 >= this.#slots.length && this.#slots.length < SLOTS) this.#grow();
   }
 
   has(key: number): boolean {
     const slots = this.#slots;
-    if (slots === undefined) return false;
-    for (let at = key & (SLOTS - 1); ; at = (at + 1) & (SLOTS - 1)) {
+    const mask = slots.length - 1;
+    for (let at = key & mask; ; at = (at + 1) & mask) {
       const held = slots[at] as number;
       if (held === key) return true;
       if (held === 0) return false;
     }
   }
+
+  /** Puts `key` in `slots`: true when it was new there, false when it was held or refused. */
+  #place(slots: Uint32Array, key: number): boolean {
+    const mask = slots.length - 1;
+    for (let at = key & mask; ; at = (at + 1) & mask) {
+      const held = slots[at] as number;
+      if (held === key) return false;
+      if (held !== 0) continue;
+      if (this.#size >= MAX_LINE_KEYS) {
+        this.full = true;
+        return false;
+      }
+      slots[at] = key;
+      return true;
+    }
+  }
+
+  #grow(): void {
+    const old = this.#slots;
+    const slots = new Uint32Array(old.length * 2);
+    const mask = slots.length - 1;
+    for (const key of old) {
+      if (key === 0) continue;
+      let at = key & mask;
+      while (slots[at] !== 0) at = (at + 1) & mask;
+      slots[at] = key;
+    }
+    this.#slots = slots;
+  }
 }
 
-/** What a run is shaped against, and where its own lines' keys go (one per run). */
-export interface Rerun {
+/** What a run is read against, and where its own lines' keys go. */
+export interface RerunInput {
   /** The keys of the earlier run's lines; none: this is the first run of its command. */
   readonly before?: LineKeys;
-  /** Where this run's keys go, for the next run of its command. */
-  readonly keys: LineKeys;
   /** The keys with counts of the lines that say something is wrong: the earlier run's, and this run's. */
   readonly countsBefore?: LineKeys;
+  /** Where this run's keys go, for the next run of its command. */
+  readonly keys: LineKeys;
   readonly counts: LineKeys;
   /**
    * The earlier run failed (a command's exit code, the tool's error): what it printed may still
    * be why this one fails, so a line as before keeps its evidence.
    */
   readonly failedBefore?: boolean;
+}
+
+/** A session's re-run of a command, as a run carries it (`RunContext.rerun`). */
+export interface Rerun {
   /** The earlier run as airlock's lines name it: its call id (safe) and its handle. */
   readonly label?: string;
   readonly handle?: string;
+  /**
+   * The keys, once: keep takes them as it starts, so a result held afterwards (a session keeps
+   * its keep for a re-fit) does not hold the keys of every run before it.
+   */
+  take(): RerunInput | undefined;
+}
+
+/**
+ * @example
+ * const rerun = createRerun({ keys: new LineKeys(), counts: new LineKeys() }, "call_3", handle);
+ */
+export function createRerun(input: RerunInput, label?: string, handle?: string): Rerun {
+  let held: RerunInput | undefined = input;
+  return {
+    ...(label !== undefined ? { label } : {}),
+    ...(handle !== undefined ? { handle } : {}),
+    take() {
+      const taken = held;
+      held = undefined;
+      return taken;
+    },
+  };
+}
+
+/** A `take()`n input that is a session's, or undefined (a host's own object is refused). */
+export function isRerunInput(value: unknown): value is RerunInput {
+  const v = value as Partial<RerunInput> | null;
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    v.keys instanceof LineKeys &&
+    v.counts instanceof LineKeys &&
+    (v.before === undefined || v.before instanceof LineKeys) &&
+    (v.countsBefore === undefined || v.countsBefore instanceof LineKeys)
+  );
 }
 
 /** Lines of a re-run's section: as in the earlier run, and new since it. */

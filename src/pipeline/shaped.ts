@@ -172,6 +172,8 @@ export interface ShapedMeta {
   readonly records?: StructuredMeta;
   /** Event templates mined from text, and where the evidence left out lies (absent for records). */
   readonly evidence?: EvidenceMeta;
+  /** The whole of a text result in a few facts, by rule (docs/result.md#summary). */
+  readonly summary?: ShapeSummary;
   /** The handle a `store` keeps the whole (cleaned) result under, for `read_result`. */
   readonly handle?: string;
   /** The `read_result` call that reads on from what `text` shows, when there is more to read. */
@@ -215,6 +217,54 @@ export interface EvidenceMeta {
     readonly section: SectionName;
     readonly line: number;
     readonly severity: 0 | 1 | 2 | 3;
+  }>;
+}
+
+/** Where a symptom, or the input, was seen: a line, and the time it wrote (as written). */
+export interface SummaryPoint {
+  readonly line: number;
+  /** The line's own timestamp, in its own words (`Dec  6 10:31:07`, `2026-12-06T10:31:07Z`). */
+  readonly time?: string;
+}
+
+/** One severe template of a text result: what it says, how often, and when. */
+export interface Symptom {
+  readonly section: SectionName;
+  /** The template: its words, `<*>` where its lines differ (cleaned like all tool text). */
+  readonly text: string;
+  readonly severity: "fatal" | "error" | "warning";
+  /** Its lines in the input (exact unless `meta.evidence.sampled` or its template was let go). */
+  readonly count: number;
+  /** Its lines in `text`. */
+  readonly shown: number;
+  /** The line that stands for it: the first shown, or its first when none is. */
+  readonly line: number;
+  readonly first: SummaryPoint;
+  readonly last: SummaryPoint;
+}
+
+/**
+ * What the whole of a text result said, by rule, from its evidence (absent for records and when
+ * nothing in it is severe): the symptoms, when the input begins and ends, where the evidence
+ * comes from, and what the cut leaves unknown.
+ */
+export interface ShapeSummary {
+  /** Severe templates, most severe first, then by first line (at most 128). */
+  readonly symptoms: readonly Symptom[];
+  /** Severe templates past the 128 listed. */
+  readonly more: number;
+  /** The input's first and last line, with their times where they wrote one. */
+  readonly timeline: { readonly first: SummaryPoint; readonly last: SummaryPoint };
+  /** The components the evidence lines name (`sshd`, `executor.Backend`), with their lines. */
+  readonly sources: ReadonlyArray<{ readonly name: string; readonly count: number }>;
+  /** What the cut leaves unknown, each with where to look. */
+  readonly open: ReadonlyArray<{
+    readonly what: "unshown" | "sampled" | "capped";
+    readonly section: SectionName;
+    /** The template (for `unshown`), cleaned. */
+    readonly text?: string;
+    /** Its lines, or the input's, from the first to the last. */
+    readonly lines?: { readonly from: number; readonly to: number };
   }>;
 }
 

@@ -6,7 +6,13 @@
 import type { KeptInput } from "../keep/stage.js";
 import type { KeptView } from "../keep/view.js";
 import { type RunFacts, shownSections } from "../pipeline/facts.js";
-import { commandHeader, httpHeader, rerunMarker, toolErrorMarker } from "../pipeline/markers.js";
+import {
+  commandHeader,
+  httpHeader,
+  rerunMarker,
+  safeName,
+  toolErrorMarker,
+} from "../pipeline/markers.js";
 import { firstPageHint, linesArgs } from "../pipeline/read-back.js";
 import type { RunContext, Stage } from "../pipeline/run.js";
 import type { RecordsDraft, RecordsRenderOptions } from "./draft.js";
@@ -164,7 +170,9 @@ function rerunLine(kept: KeptInput, ctx: RunContext): string | undefined {
     fresh += k.rerun.fresh;
   }
   if (!counted) return undefined;
-  return rerunMarker(label, asBefore, fresh, ctx.rerun?.handle);
+  // The label and the handle are a session's, but a marker shows only safe names all the same.
+  const handle = safeName(ctx.rerun?.handle, "");
+  return rerunMarker(safeName(label, "earlier"), asBefore, fresh, handle || undefined);
 }
 
 /** With a stored result, the summary names the `read_result` call for the first gap. */

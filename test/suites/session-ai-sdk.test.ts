@@ -197,6 +197,24 @@ describe("ai-sdk: withSession over a 40-step run", () => {
     }
   });
 
+  it("records the call when the key function throws, gives no string, or a long one", async () => {
+    const session = createSession({ maxRunTokens: CEILING, maxTokens: 400 });
+    const keys = [
+      () => {
+        throw new Error("host bug");
+      },
+      () => "",
+      () => 42 as never,
+      (name: string, args: unknown) => `${name} ${"x".repeat(10_000)} ${JSON.stringify(args)}`,
+    ];
+    for (const [k, key] of keys.entries()) {
+      const { tools: wrapped } = withSession(tools(), session, { key });
+      const execute = wrapped.read_log?.execute as (i: unknown, o: unknown) => Promise<unknown>;
+      await execute({ n: k + 1 }, { toolCallId: `call_${k}`, messages: [] });
+    }
+    expect(session.view().map((e) => e.callId)).toEqual(["call_0", "call_1", "call_2", "call_3"]);
+  });
+
   it("refuses a key that is not a function", () => {
     const session = createSession({ maxRunTokens: CEILING });
     expect(() => withSession(tools(), session, { key: "run" as never })).toThrow(

@@ -124,12 +124,12 @@ describe("a session's re-runs", () => {
     expect(b.session.view().map((e) => e.text)).toEqual(a.session.view().map((e) => e.text));
   });
 
-  it("refuses a key that is not a string of 1 to 4,096 characters", async () => {
+  it("refuses a key that is not a non-empty string, and holds a long one by its hash", async () => {
     const session = newSession();
-    for (const key of [7, "", "k".repeat(4_097), null]) {
+    for (const key of [7, "", null, ["k"]]) {
       let caught: unknown;
       try {
-        await session.shape("ok", { callId: `c_${String(key).length}`, key: key as string });
+        await session.shape("ok", { callId: `c_${JSON.stringify(key)}`, key: key as string });
       } catch (error) {
         caught = error;
       }
@@ -137,9 +137,71 @@ describe("a session's re-runs", () => {
       expect((caught as AirlockError).code).toBe("options/invalid");
     }
     // The ids of refused calls stay free.
-    await expect(
-      session.shape("ok", { callId: "c_1", key: "k".repeat(4_096) }),
-    ).resolves.toBeDefined();
+    await expect(session.shape("ok", { callId: "c_7" })).resolves.toBeDefined();
+    // A key of 100,000 characters names a command as a short one does; one character apart, another.
+    const long = `bash ${"x".repeat(100_000)}`;
+    await session.shape(passing(), { callId: "l1", key: long });
+    const again = await session.shape(failing(), { callId: "l2", key: long, maxTokens: 600 });
+    const other = await session.shape(failing(), { callId: "l3", key: `${long}y`, maxTokens: 600 });
+    expect(rerunOf(again)?.callId).toBe("l1");
+    expect(rerunOf(other)).toBeUndefined();
+  });
+
+  it("adds up to the lines however they repeat, skip or are sampled", async () => {
+    const session = newSession();
+    // Adjacent repeats (separators) between lines that differ only in numbers.
+    const repeats = Array.from({ length: 3000 }, (_, i) =>
+      i % 10 === 0 ? "-----\n-----" : `ok ${i}`,
+    ).join("\n");
+    await session.shape(repeats, { callId: "r1", key: "r" });
+    const r2 = await session.shape(repeats, { callId: "r2", key: "r" });
+    expect(r2.meta.lines).toBe(3300);
+    expect(rerunOf(r2)).toMatchObject({ asBefore: 3300, fresh: 0 });
+    // CR redraws, ANSI colour, a line past the line cap, and stderr beside stdout.
+    const noisy = [
+      "\u001b[32mok\u001b[0m step 1",
+      "progress 10%\rprogress 100%",
+      `long ${"y".repeat(70_000)}`,
+      ...Array.from({ length: 500 }, (_, i) => `line ${i}`),
+    ].join("\n");
+    await session.shape(
+      { stdout: noisy, stderr: "warn a\nwarn b", exitCode: 0 },
+      { callId: "n1", key: "n" },
+    );
+    const n2 = await session.shape(
+      { stdout: `${noisy}\nFAIL: at last`, stderr: "warn a\nwarn b", exitCode: 1 },
+      { callId: "n2", key: "n" },
+    );
+    const n = rerunOf(n2);
+    expect(n && n.asBefore + n.fresh).toBe(n2.meta.lines);
+    expect(n?.fresh).toBe(1);
+  });
+
+  it("keeps the last run that had lines to compare with", async () => {
+    const session = newSession();
+    await session.shape(passing(), { callId: "p", key: "k" });
+    await session.shape({ stdout: "", exitCode: 137 }, { callId: "empty", key: "k" });
+    await session.shape('[{"id":1}]', { callId: "json", key: "k" });
+    const again = await session.shape(failing(), { callId: "f", key: "k", maxTokens: 600 });
+    expect(rerunOf(again)?.callId).toBe("p");
+  });
+
+  it("does not take a mostly new run for all evidence", async () => {
+    const session = newSession();
+    await session.shape(
+      { stdout: "error: cannot compile\nabort", exitCode: 1 },
+      { callId: "a", key: "k" },
+    );
+    const words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"];
+    const names = Array.from(
+      { length: 20_000 },
+      (_, i) =>
+        `test ${words[i % 8]} ${words[(i >> 3) % 8]} ${words[(i >> 6) % 8]} ${words[(i >> 9) % 8]} passed`,
+    ).join("\n");
+    const again = await session.shape({ stdout: names, exitCode: 0 }, { callId: "b", key: "k" });
+    expect(rerunOf(again)?.fresh).toBe(20_000);
+    // At most the first few hundred new lines are made evidence.
+    expect(again.meta.sections[0]?.evidenceLines).toBeLessThan(1_000);
   });
 
   it("holds the 16 keys run most recently", async () => {
