@@ -69,7 +69,8 @@ export function outcomeOf(fitted: Fitted & { readonly draft: Draft }): Outcome {
   function textFacts() {
     const visible = (u: Unit) => (lines.layout ? shown.has(u) : !lines.collapsed);
     const capped = (name: SectionName) => sections.some((s) => s.name === name && s.capped);
-    const summary = summaryOf(kept.sections, visible, capped);
+    const budget = draft.kind === "lines" ? draft.request.maxTokens : 0;
+    const summary = summaryOf(kept.sections, visible, capped, budget);
     return {
       evidence: evidenceOf(kept.sections, visible),
       ...(summary !== undefined ? { summary } : {}),

@@ -176,7 +176,6 @@ export function createKeeper(limits: KeeperLimits, rerun?: RerunInput): Keeper {
   let creditedTemplate: Template | undefined;
   // A re-run: each line read against the earlier run of its command (`rerun-lines.ts`).
   const lens = rerun === undefined ? undefined : createRerunLines(rerun);
-  // Every severe line, counted by its message, for the summary.
   const symptoms = createSymptomTable();
 
   // First lines of rare templates, oldest first; a template seen a third time lets go of its own.
@@ -300,10 +299,9 @@ export function createKeeper(limits: KeeperLimits, rerun?: RerunInput): Keeper {
       omittedChars === 0 &&
       last.omittedChars === 0;
     const severity = lens === undefined ? given : lens.line(text, given, repeats, lines);
-    if (severity > 0) {
-      evidenceLines++;
-      symptoms.add(text, severity, lines, repeats);
-    }
+    // Every severe line is counted by its message, for the summary.
+    const symptom = severity > 0 ? symptoms.add(text, severity, lines, repeats) : undefined;
+    if (severity > 0) evidenceLines++;
     if (repeats && last !== undefined) {
       last.repeat++;
       if (lastTemplate !== undefined) table.repeat(lastTemplate, lines);
@@ -327,6 +325,7 @@ export function createKeeper(limits: KeeperLimits, rerun?: RerunInput): Keeper {
       occurrence: t.runs,
       fresh: t.first > NOVEL_AFTER && (t.runs <= 2 || lines - t.first < FRESH_LINES),
     };
+    if (symptom !== undefined) unit.symptom = symptom;
     if (linesBefore !== undefined) unit.before = held ? detach(linesBefore) : linesBefore;
     last = unit;
 

@@ -1,24 +1,24 @@
 /**
  * The summary's own count of what went wrong (issue 29). Every severe line reaches the keeper,
- * so each can be counted exactly, by its message: the line past its header (its timestamp, its
- * host, its level and the component it names, `sshd(pam_unix)[19939]:`), with every word that
- * holds a digit made `<*>`. Two lines with one message are one symptom, whichever host or
- * process wrote them; the template table groups more loosely, for ranking, and is not used here.
- * The table is bounded: past MAX_SYMPTOMS messages, new ones are only counted.
+ * so each can be counted exactly, by its message (`pipeline/message.ts`: the line past its
+ * header, its varying words made `<*>`). Two lines with one message are one symptom, whichever
+ * host or process wrote them; the template table groups more loosely, for ranking, and is not
+ * used here. Only counts, positions and times are kept, and each message's first line (cut at
+ * a word): what the summary shows of it is made in `meta`, from that line once redacted, so a
+ * secret is never cut into pieces the redaction would not know. The table is bounded: past
+ * MAX_SYMPTOMS messages, new ones are only counted.
  */
-import { lineKey } from "../pipeline/rerun.js";
+import { maskMessage, messageOf } from "../pipeline/message.js";
+import { LineKeys, lineKey } from "../pipeline/rerun.js";
 import type { Severity } from "../pipeline/unit.js";
-import { timeOf } from "./timestamps.js";
 
 /** Messages the table holds at most. */
 export const MAX_SYMPTOMS = 1024;
-/** Characters of a message's text held. */
-const MAX_TEXT = 240;
-/** Header words looked past at most (a host, a level, a component). */
-const HEADER_WORDS = 4;
+/** Characters of a message's first line held (cut back to a space). */
+const MAX_LINE = 480;
 
 export interface SymptomEntry {
-  /** The message's key (`lineKey` of its text past the header). */
+  /** The message's key (`lineKey` of its masked text). */
   readonly key: number;
   severity: Severity;
   /** Lines of it, each repeat counted. */
@@ -27,153 +27,73 @@ export interface SymptomEntry {
   last: number;
   readonly firstTime: string | undefined;
   lastTime: string | undefined;
-  /** Its first line past the header, with words that hold a digit as `<*>`. */
-  readonly text: string;
-  /** The component its first line names, if any. */
-  readonly source: string | undefined;
+  /** Its first line, whole words only, at most MAX_LINE characters, not yet redacted. */
+  readonly line: string;
 }
 
 export interface SymptomTable {
-  /** Counts a severe line at `position`; `repeats`: it is the same line as the one before. */
-  add(line: string, severity: Severity, position: number, repeats: boolean): void;
-  /** The key of a line's message (to find the entry of a shown line). */
-  keyOf(line: string): number;
+  /**
+   * Counts a severe line at `position` (`repeats`: the same text as the line before); the key
+   * of its message, for the unit that holds it.
+   */
+  add(line: string, severity: Severity, position: number, repeats: boolean): number;
   readonly entries: ReadonlyMap<number, SymptomEntry>;
-  /** Severe lines whose message came after the table was full. */
-  readonly overflow: number;
+  /** Messages that came after the table was full (at least, past 65,536 of them). */
+  readonly more: number;
 }
 
-const LEVEL =
-  /^[[<(]?(?:trace|debug|info|notice|warn|warning|error|err|fatal|critical|crit|alert|emerg|severe)[\]>):,]?$/i;
-const COMPONENT = /^([\w.$/-]+(?:\([\w.-]+\))?)(?:\[\d+\])?:$/;
-/** A component whose colon comes after its parenthesised detail: `launchd[1] (com.apple.x):`. */
-const NAMED = /^([A-Za-z][\w.$/-]*)\[\d+\]$/;
-
-/** A component's parenthesised detail, which ends the header: `(com.apple.x):`. */
-const DETAIL = /^\([^()\s]*\):$/;
-
-/**
- * Where a line's message starts, and the component its header names: past the timestamp, the
- * first word within HEADER_WORDS that names a component ends the header (a host may come first);
- * with none, the header is the timestamp and the level words after it.
- */
-export function messageOf(line: string): {
-  readonly at: number;
-  readonly source?: string;
-  readonly time?: string;
-} {
-  const time = timeOf(line);
-  const stamp = time === undefined ? {} : { time };
-  let at = time === undefined ? 0 : line.indexOf(time) + time.length;
-  if (line.charCodeAt(at) === 93) at++; // the `]` of `[Sun Dec 04 04:47:44 2005]`
-  const word = /\S+/g;
-  word.lastIndex = at;
-  let levels = at;
-  let leading = true;
-  for (let n = 0; n < HEADER_WORDS; n++) {
-    const m = word.exec(line);
-    if (m === null) break;
-    const w = m[0];
-    const c = COMPONENT.exec(w);
-    // A name of digits only (`255.10[94]:`) is one when a process id follows it, not a `12:`.
-    if (c && (/[A-Za-z]/.test(c[1] as string) || w.endsWith("]:")))
-      return { at: m.index + w.length, source: c[1] as string, ...stamp };
-    const named = NAMED.exec(w);
-    if (named) {
-      const next = word.exec(line);
-      if (next !== null && DETAIL.test(next[0]))
-        return { at: next.index + next[0].length, source: named[1] as string, ...stamp };
-      word.lastIndex = m.index + w.length;
-    }
-    if (leading && (LEVEL.test(w) || w === "," || w === "-")) levels = m.index + w.length;
-    else leading = false;
-  }
-  return { at: levels, ...stamp };
+/** A copy that does not keep the decoded chunk it was sliced from alive. */
+function own(text: string | undefined): string | undefined {
+  return text === undefined || text.length === 0 ? text : ` ${text}`.slice(1);
 }
 
-/**
- * A message as the summary groups and shows it: spaces made one, and each word that holds a
- * digit made `<*>` past its name (`uid=<*>`, `rhost=<*>`, `error:<*>`: what comes before the
- * last `=` or `:` ahead of its first digit stays; `block_invoke.<*>` keeps its name), and so is each path, and each value after
- * `=` that holds a `.` or a `/` (a host, a file).
- */
-/** A name of letters and `_` (eight or more), a dot, a number: `block_invoke.434`. */
-const NAME_NUMBER = /^([A-Za-z_]{8,}(?:\.[A-Za-z_]+)*)\.\d+([,;:)\]]?)$/;
-/** A path or a URL: two slashes or more, at least 8 characters. */
-const PATH = /^(?=.{8})[^/]*\/[^/]*\/.*/;
-
-export function maskMessage(text: string): string {
-  const spaced = /\s\s|[\t\n\r\f\v]/.test(text) ? text.replace(/\s+/g, " ") : text;
-  const words = spaced.trim().split(" ");
-  for (let k = 0; k < words.length; k++) {
-    const w = words[k] as string;
-    // Only a word that holds a digit, a `/` or a `=` can change.
-    for (let i = 0; i < w.length; i++) {
-      const c = w.charCodeAt(i);
-      if ((c >= 48 && c <= 57) || c === 47 || c === 61) {
-        words[k] = maskWord(w);
-        break;
-      }
-    }
-  }
-  return words.join(" ");
-}
-
-function maskWord(w: string): string {
-  const digit = w.search(/\d/);
-  if (digit !== -1) {
-    const name = Math.max(w.lastIndexOf("=", digit), w.lastIndexOf(":", digit));
-    if (name !== -1) return `${w.slice(0, name + 1)}<*>`;
-    // A name with a number after a dot (`block_invoke.434`) keeps its name; any other word with
-    // a digit goes whole (a token, a key or an id must not leave its letters behind).
-    const named = NAME_NUMBER.exec(w);
-    return named ? `${named[1]}.<*>${named[2]}` : "<*>";
-  }
-  // A path or an address, and a value named by `=` that is a host or a file, vary too.
-  if (PATH.test(w)) return "<*>";
-  const eq = w.indexOf("=");
-  return eq !== -1 && /[./]/.test(w.slice(eq + 1)) ? `${w.slice(0, eq + 1)}<*>` : w;
+/** The line cut back to its last whole word within MAX_LINE (a word longer than that goes). */
+function held(line: string): string {
+  if (line.length <= MAX_LINE) return own(line) as string;
+  const space = line.lastIndexOf(" ", MAX_LINE);
+  return own(space > 0 ? line.slice(0, space) : "") as string;
 }
 
 /**
  * @example
  * const table = createSymptomTable();
  * table.add("Jun 14 15:16:01 combo sshd[19939]: authentication failure; rhost=218.188.2.4", 2, 1, false);
- * [...table.entries.values()][0]?.text; // "authentication failure; rhost=<*>"
+ * [...table.entries.values()][0]?.count; // 1
  */
 export function createSymptomTable(): SymptomTable {
   const entries = new Map<number, SymptomEntry>();
-  let overflow = 0;
+  const overflow = new LineKeys();
+  // The entry the line before was counted in, and where: a repeat of it counts there.
   let last: SymptomEntry | undefined;
-  const keyOf = (line: string) => lineKey(maskMessage(line.slice(messageOf(line).at)));
+  let lastAt = 0;
   return {
     entries,
-    get overflow() {
-      return overflow;
+    get more() {
+      return overflow.size;
     },
-    keyOf,
     add(line, severity, position, repeats) {
-      if (repeats && last !== undefined) {
+      if (repeats && last !== undefined && lastAt === position - 1) {
         last.count++;
         last.last = position;
-        return;
+        lastAt = position;
+        return last.key;
       }
-      const { at, source, time } = messageOf(line);
-      const text = maskMessage(line.slice(at));
-      const key = lineKey(text);
-      const held = entries.get(key);
-      if (held !== undefined) {
-        held.count++;
-        held.last = position;
-        held.lastTime = time;
-        if (severity > held.severity) held.severity = severity;
-        last = held;
-        return;
+      const { at, time } = messageOf(line);
+      const key = lineKey(maskMessage(line.slice(at)));
+      const entry = entries.get(key);
+      lastAt = position;
+      if (entry !== undefined) {
+        entry.count++;
+        entry.last = position;
+        entry.lastTime = own(time);
+        if (severity > entry.severity) entry.severity = severity;
+        last = entry;
+        return key;
       }
       if (entries.size >= MAX_SYMPTOMS) {
-        overflow++;
+        overflow.add(key);
         last = undefined;
-        return;
+        return key;
       }
       last = {
         key,
@@ -181,12 +101,12 @@ export function createSymptomTable(): SymptomTable {
         count: 1,
         first: position,
         last: position,
-        firstTime: time,
-        lastTime: time,
-        text: text.slice(0, MAX_TEXT),
-        source,
+        firstTime: own(time),
+        lastTime: own(time),
+        line: held(line),
       };
       entries.set(key, last);
+      return key;
     },
   };
 }

@@ -229,9 +229,12 @@ export interface Outcome {
   readonly status: ShapedStatus;
   /** Templates of the text and the evidence left out (template words not yet cleaned). */
   readonly evidence?: EvidenceMeta;
-  /** The text's summary (template words and times not yet cleaned). */
-  readonly summary?: ShapeSummary;
+  /** The text's summary, its messages still their first lines, not yet redacted. */
+  readonly summary?: SummaryDraft;
 }
+
+/** `meta.summary` before `meta`: each symptom's `text` is its first line, not yet redacted. */
+export type SummaryDraft = Omit<ShapeSummary, "sources">;
 
 /**
  * The sections in the order they are shown and reported: for a command, stderr first (it is

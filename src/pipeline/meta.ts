@@ -6,8 +6,15 @@
  * with the one retry policy.
  */
 import type { ShapedErrorCode } from "../errors/codes.js";
-import { type Outcome, type RecordFacts, type RunFacts, shownSections } from "./facts.js";
+import {
+  type Outcome,
+  type RecordFacts,
+  type RunFacts,
+  type SummaryDraft,
+  shownSections,
+} from "./facts.js";
 import { commandOutcome } from "./markers.js";
+import { maskMessage, messageOf } from "./message.js";
 import { cursorArgs, linesArgs } from "./read-back.js";
 import type {
   SectionMeta,
@@ -17,7 +24,6 @@ import type {
   ShapeSummary,
   SpotlightMode,
   StructuredMeta,
-  SummaryPoint,
 } from "./shaped.js";
 
 export interface MetaOptions {
@@ -339,23 +345,37 @@ async function redactions(
   };
 }
 
-/** The summary's tool text (template words, times, component names), cleaned like all of it. */
+/** Sources listed at most, and the characters of a message and of a source's name. */
+const MAX_SOURCES = 12;
+const MAX_MESSAGE = 200;
+const MAX_SOURCE = 48;
+
+/**
+ * The summary as `meta` gives it: each symptom's first line redacted like all tool text, then
+ * made its message (past its header, varying words `<*>`), and the components those lines name,
+ * counted. Redacted first: a secret is never cut or masked into pieces the redaction would not
+ * know (`password: hunter2` keeps its key name until the value is gone).
+ */
 function cleanSummary(
-  s: ShapeSummary,
+  s: SummaryDraft,
   clean: (text: string, max?: number) => string,
 ): ShapeSummary {
-  const point = (p: SummaryPoint): SummaryPoint =>
-    p.time === undefined ? p : { ...p, time: clean(p.time, 64) };
+  const sources = new Map<string, number>();
+  const symptoms = s.symptoms.map((x) => {
+    const line = clean(x.text, 4 * MAX_MESSAGE);
+    const { at, source } = messageOf(line);
+    if (source !== undefined) {
+      const name = source.slice(0, MAX_SOURCE);
+      sources.set(name, (sources.get(name) ?? 0) + x.count);
+    }
+    return { ...x, text: maskMessage(line.slice(at)).slice(0, MAX_MESSAGE) };
+  });
   return {
     ...s,
-    symptoms: s.symptoms.map((x) => ({
-      ...x,
-      text: clean(x.text, 200),
-      first: point(x.first),
-      last: point(x.last),
-    })),
-    timeline: { first: point(s.timeline.first), last: point(s.timeline.last) },
-    sources: s.sources.map((x) => ({ ...x, name: clean(x.name, 48) })),
-    open: s.open.map((x) => (x.text === undefined ? x : { ...x, text: clean(x.text, 200) })),
+    symptoms,
+    sources: [...sources]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, MAX_SOURCES)
+      .map(([name, count]) => ({ name, count })),
   };
 }

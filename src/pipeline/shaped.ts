@@ -249,20 +249,23 @@ export interface Symptom {
  * comes from, and what the cut leaves unknown.
  */
 export interface ShapeSummary {
-  /** Severe templates, most severe first, then by first line (at most 128). */
+  /** Severe messages, most severe first, then by section and first line (16 to 128, by budget). */
   readonly symptoms: readonly Symptom[];
-  /** Severe templates past the 128 listed. */
+  /** Severe messages past those listed. */
   readonly more: number;
-  /** The input's first and last line, with their times where they wrote one. */
-  readonly timeline: { readonly first: SummaryPoint; readonly last: SummaryPoint };
+  /** The input's first and last line (of its first and its last section), with their times. */
+  readonly timeline: {
+    readonly first: SummaryPoint & { readonly section: SectionName };
+    readonly last: SummaryPoint & { readonly section: SectionName };
+  };
   /** The components the evidence lines name (`sshd`, `executor.Backend`), with their lines. */
   readonly sources: ReadonlyArray<{ readonly name: string; readonly count: number }>;
   /** What the cut leaves unknown, each with where to look. */
   readonly open: ReadonlyArray<{
     readonly what: "unshown" | "sampled" | "capped";
     readonly section: SectionName;
-    /** The template (for `unshown`), cleaned. */
-    readonly text?: string;
+    /** For `unshown`: the symptom no line of `text` shows (its index in `symptoms`). */
+    readonly symptom?: number;
     /** Its lines, or the input's, from the first to the last. */
     readonly lines?: { readonly from: number; readonly to: number };
   }>;

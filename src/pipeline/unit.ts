@@ -58,6 +58,8 @@ export interface Unit {
    * compiler's diagnostics), where the input's ordinary lines repeat from further back.
    */
   readonly fresh?: boolean;
+  /** A severe line's message, as the summary counts it (`keep/symptom-table.ts`). */
+  symptom?: number;
   /** A record's value (its display copy, with long strings shortened). */
   readonly value?: JsonValue;
   /** A record's sort key values, read from the full record. */

@@ -125,3 +125,21 @@ export function runLog(n: number): string {
   }
   return lines.join("\n");
 }
+
+/**
+ * A session hook's `key` that names a call by its tool and arguments, and the arguments it was
+ * given, in call order (the re-run tests of the three framework entries).
+ */
+export function recordingKey(): {
+  readonly keys: unknown[];
+  readonly key: (name: string, args: unknown) => string;
+} {
+  const keys: unknown[] = [];
+  return {
+    keys,
+    key: (name, args) => {
+      keys.push(args);
+      return `${name} ${JSON.stringify(args)}`;
+    },
+  };
+}

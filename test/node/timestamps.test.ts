@@ -1,5 +1,5 @@
 /**
- * A line's own time (src/keep/timestamps.ts), one fixture per layout the summary reads, each a
+ * A line's own time (src/pipeline/timestamps.ts), one fixture per layout the summary reads, each a
  * line as a real log writes it; then every line of the five public logs of ../shared/bench/logs
  * against the time their structured CSVs give (skipped where the data is not there). The
  * negative controls: numbers that are not times at a line's start, and times inside a line.
@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { timeOf } from "../../src/keep/timestamps.js";
+import { timeOf } from "../../src/pipeline/timestamps.js";
 
 const FIXTURES: ReadonlyArray<readonly [string, string, string]> = [
   ["ISO 8601, UTC", "2026-12-06T10:31:07Z GET /healthz 200", "2026-12-06T10:31:07Z"],
@@ -42,6 +42,11 @@ const FIXTURES: ReadonlyArray<readonly [string, string, string]> = [
     "20171223-22:15:29:606",
   ],
   ["Common Log Format", "06/Dec/2026:10:31:07 +0000 GET /index.html", "06/Dec/2026:10:31:07 +0000"],
+  [
+    "an access log, past its client",
+    '127.0.0.1 - frank [06/Dec/2026:10:31:07 +0000] "GET / HTTP/1.1" 500 2326',
+    "06/Dec/2026:10:31:07 +0000",
+  ],
   ["epoch seconds", "1765017067 worker=3 job done", "1765017067"],
   ["epoch milliseconds", "1765017067123 worker=3 job done", "1765017067123"],
   ["epoch seconds with a fraction", "1765017067.123 worker=3", "1765017067.123"],

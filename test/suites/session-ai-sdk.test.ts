@@ -12,7 +12,7 @@ import { generateText, jsonSchema, stepCountIs, type Tool, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { buildLog, FAILURE } from "../helpers/builds.js";
-import { runFact, runLog, tokens } from "../helpers/frameworks.js";
+import { recordingKey, runFact, runLog, tokens } from "../helpers/frameworks.js";
 
 const STEPS = 40;
 const CEILING = 12_000;
@@ -153,11 +153,7 @@ describe("ai-sdk: withSession over a 40-step run", () => {
         execute: async () => buildLog(++n, n === 2),
       });
       const session = createSession({ maxRunTokens: CEILING, maxTokens: 400 });
-      const keys: unknown[] = [];
-      const key = (name: string, args: unknown) => {
-        keys.push(args);
-        return `${name} ${JSON.stringify(args)}`;
-      };
+      const { keys, key } = recordingKey();
       const { tools: wrapped } = withSession(
         { run_tests: runTests },
         session,

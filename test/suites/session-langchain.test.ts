@@ -14,7 +14,7 @@ import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { buildLog, FAILURE } from "../helpers/builds.js";
-import { runLog, tokens } from "../helpers/frameworks.js";
+import { recordingKey, runLog, tokens } from "../helpers/frameworks.js";
 
 const STEPS = 40;
 const CEILING = 12_000;
@@ -79,11 +79,7 @@ describe("langchain: withSession over a 40-step run", () => {
         schema: z.object({ suite: z.string() }),
       }) as unknown as StructuredToolInterface;
       const session = createSession({ maxRunTokens: CEILING, maxTokens: 400 });
-      const keys: unknown[] = [];
-      const key = (name: string, args: unknown) => {
-        keys.push(args);
-        return `${name} ${JSON.stringify(args)}`;
-      };
+      const { keys, key } = recordingKey();
       const { tools, middleware } = withSession([runTests], session, withKey ? { key } : undefined);
       let model = fakeModel();
       for (const id of ["call_1", "call_2"]) {

@@ -12,7 +12,7 @@ import { withSession } from "agent-airlock/openai-agents";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { buildLog, FAILURE } from "../helpers/builds.js";
-import { runLog, tokens } from "../helpers/frameworks.js";
+import { recordingKey, runLog, tokens } from "../helpers/frameworks.js";
 
 const TURNS = 40;
 const CEILING = 12_000;
@@ -84,11 +84,7 @@ describe("openai-agents: withSession over a 40-turn run", () => {
         execute: async () => buildLog(++n, n === 2),
       };
       const session = createSession({ maxRunTokens: CEILING, maxTokens: 400 });
-      const keys: unknown[] = [];
-      const key = (name: string, args: unknown) => {
-        keys.push(args);
-        return `${name} ${JSON.stringify(args)}`;
-      };
+      const { keys, key } = recordingKey();
       const { tools, callModelInputFilter } = withSession(
         [runTests],
         session,

@@ -65,8 +65,8 @@ describe("meta.summary", () => {
     // Fatal first, then by first line.
     expect(summary?.symptoms[0]?.severity).toBe("fatal");
     expect(summary?.timeline).toEqual({
-      first: { line: 1, time: stamp(0) },
-      last: { line: 6000, time: stamp(5999) },
+      first: { section: "text", line: 1, time: stamp(0) },
+      last: { section: "text", line: 6000, time: stamp(5999) },
     });
     expect(summary?.sources).toEqual([
       { name: "gateway", count: 40 },
@@ -74,8 +74,8 @@ describe("meta.summary", () => {
       { name: "supervisor", count: 1 },
     ]);
     // What no line of the text shows is open, with where its lines are.
-    for (const s of summary?.symptoms ?? []) {
-      const open = summary?.open.find((o) => o.what === "unshown" && o.text === s.text);
+    for (const [i, s] of (summary?.symptoms ?? []).entries()) {
+      const open = summary?.open.find((o) => o.what === "unshown" && o.symptom === i);
       expect(open === undefined, s.text).toBe(s.shown > 0);
       if (open) expect(open.lines).toEqual({ from: s.first.line, to: s.last.line });
       if (s.shown > 0) expect(shaped.text).toContain(text.split("\n")[s.line - 1]);
@@ -93,6 +93,22 @@ describe("meta.summary", () => {
     });
     const capped = await shape(lines.join("\n"), { maxTokens: 200, maxBytes: 16_000 });
     expect(capped.meta.summary?.open).toContainEqual({ what: "capped", section: "text" });
+  });
+
+  it("counts messages past the table, and lists symptoms by the budget", async () => {
+    const lines = Array.from(
+      { length: 1500 },
+      (_, i) =>
+        `${stamp(i)} ERROR failure ${i.toString(36).replace(/\d/g, "x")}${"q".repeat(i % 7)} happened`,
+    );
+    for (let k = 0; k < 200; k++) lines.push(lines[1400] as string);
+    const shaped = await shape(lines.join("\n"), { maxTokens: 100 });
+    const s = shaped.meta.summary;
+    const distinct = new Set(lines.map((l) => l.slice(l.indexOf("ERROR")))).size;
+    expect(s?.symptoms.length).toBe(16);
+    expect((s?.symptoms.length ?? 0) + (s?.more ?? 0)).toBe(distinct);
+    const wide = await shape(lines.join("\n"), { maxTokens: 4000 });
+    expect(wide.meta.summary?.symptoms.length).toBe(128);
   });
 
   it("is absent without a severe line, and for records (negative controls)", async () => {

@@ -8,7 +8,8 @@
  *   Sun Dec 04 04:47:44 2005                                   Apache, ctime
  *   17/06/09 20:10:40, 2017/06/09 20:10:40                     yy/MM/dd (Spark), yyyy/MM/dd
  *   20171223-22:15:29:606                                      yyyyMMdd-HH:mm:ss:SSS
- *   06/Dec/2026:10:31:07 +0000                                 Common Log Format
+ *   06/Dec/2026:10:31:07 +0000                                 Common Log Format (also past
+ *                                                              its client: `1.2.3.4 - - [06/Dec/…]`)
  *   1765017067, 1765017067123, 1765017067.123                  epoch seconds and milliseconds
  */
 
@@ -38,6 +39,11 @@ const TIME = new RegExp(
   `^\\s{0,4}(?:<\\d{1,3}>\\d? ?)?(?:[A-Z]{3,8}:? )?\\[?(${LAYOUTS})(?![\\d:])`,
 );
 
+/** An access log's time, past its client, ident and user: `127.0.0.1 - - [06/Dec/2026:…]`. */
+const ACCESS = new RegExp(
+  `^[\\w.:-]{1,64} [\\w.@-]{1,64} [\\w.@-]{1,64} \\[(\\d{2}/${MONTH}/\\d{4}:${CLOCK}(?: [+-]\\d{4})?)\\]`,
+);
+
 /** Longest prefix looked at: a timestamp is at a line's start or not at all. */
 const PREFIX = 96;
 
@@ -49,5 +55,6 @@ const PREFIX = 96;
  * timeOf("17/06/09 20:10:40 INFO spark.SecurityManager: …");      // "17/06/09 20:10:40"
  */
 export function timeOf(line: string): string | undefined {
-  return TIME.exec(line.length > PREFIX ? line.slice(0, PREFIX) : line)?.[1];
+  const head = line.length > PREFIX ? line.slice(0, PREFIX) : line;
+  return TIME.exec(head)?.[1] ?? ACCESS.exec(head)?.[1];
 }
