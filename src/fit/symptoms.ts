@@ -9,6 +9,7 @@ import type { Kept } from "../keep/keeper.js";
 import type { SymptomEntry } from "../keep/symptom-table.js";
 import type { SummaryDraft } from "../pipeline/facts.js";
 import type { SectionName, SummaryPoint, Symptom } from "../pipeline/shaped.js";
+import { detach } from "../pipeline/text.js";
 import { timeOf } from "../pipeline/timestamps.js";
 import type { Unit } from "../pipeline/unit.js";
 import { collect } from "../render/lines.js";
@@ -20,8 +21,15 @@ const MOST_SYMPTOMS = 128;
 
 const SEVERITY = ["warning", "warning", "error", "fatal"] as const;
 
+/** A line and its time (the symptom table's times are its own copies already). */
 function pointOf(line: number, time: string | undefined): SummaryPoint {
-  return time === undefined ? { line } : { line, time: ` ${time}`.slice(1) };
+  return time === undefined ? { line } : { line, time };
+}
+
+/** A held line's own time, copied: the line may be a slice of a decoded chunk (the tail). */
+function timeIn(unit: Unit): string | undefined {
+  const time = timeOf(unit.text);
+  return time === undefined ? undefined : detach(time);
 }
 
 /**
@@ -45,10 +53,10 @@ export function summaryOf(
     const start = held[0];
     const end = held[held.length - 1];
     if (first === undefined && start !== undefined)
-      first = { section: name, ...pointOf(start.index, timeOf(start.text)) };
+      first = { section: name, ...pointOf(start.index, timeIn(start)) };
     if (end !== undefined) {
       // The section's last line, and the time it wrote when it is held (a skipped last line is not).
-      const time = end.index + end.repeat - 1 === kept.lines ? timeOf(end.text) : undefined;
+      const time = end.index + end.repeat - 1 === kept.lines ? timeIn(end) : undefined;
       last = { section: name, ...pointOf(kept.lines, time) };
     }
     const table = kept.symptoms;

@@ -1,5 +1,6 @@
 import type { EvidenceHints, LineSink } from "../pipeline/flow.js";
 import type { RerunCounts, RerunInput } from "../pipeline/rerun.js";
+import { detach } from "../pipeline/text.js";
 import type { Severity, Unit } from "../pipeline/unit.js";
 import { continuesEvidence, explains, explainsAbove, NOVEL_AFTER, traceOf } from "./blocks.js";
 import { evidenceHints } from "./evidence.js";
@@ -91,15 +92,6 @@ const BEFORE_LINES = 8;
 const FRESH_LINES = 32;
 /** Lines new to the log held under an error past its last evidence or continuation line. */
 const FRESH_AFTER = 12;
-
-/**
- * A copy of `text` that does not keep its source alive. Lines are slices of 1 MiB decoded
- * chunks, and V8 keeps the whole chunk alive for as long as a slice of it lives; a kept evidence
- * line would otherwise pin a megabyte each. Only lines held long (head, evidence) are copied.
- */
-function detach(text: string): string {
-  return text.length === 0 ? text : ` ${text}`.slice(1);
-}
 
 /** `detach` for a unit held long: its text, and the lines before it when it carries them. */
 function hold(unit: Unit): void {

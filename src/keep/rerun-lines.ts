@@ -27,14 +27,15 @@ export interface RerunLines {
   counts(): RerunCounts | undefined;
 }
 
+/** New lines made evidence at least; past them, only while new lines are at most 1 in NEW_SHARE. */
+const PROMOTE_FIRST = 256;
+const NEW_SHARE = 4;
+
 /**
  * @example
  * const lens = createRerunLines({ keys: new LineKeys(), counts: new LineKeys() });
  * lens.line("ERROR boom", 2, false, 1); // 2: a first run changes nothing
  */
-/** New lines made evidence at least; past them, only while new lines are at most 1 in NEW_SHARE. */
-const PROMOTE_FIRST = 256;
-const NEW_SHARE = 4;
 
 export function createRerunLines(rerun: RerunInput): RerunLines {
   const { keys, counts } = rerun;

@@ -80,10 +80,9 @@ export function createKeep(o: KeepOptions): Stage<UnitStream, KeptInput> {
     async run(stream, ctx) {
       const sections: Array<{ name: SectionName; keeper: ReturnType<typeof createKeeper> }> = [];
       // A re-run's keys, taken once for every section (the result keeps no hold on them after).
-      const taken = ctx.rerun?.take();
-      if (taken !== undefined && !isRerunInput(taken))
+      const rerun = ctx.rerun?.take();
+      if (rerun !== undefined && !isRerunInput(rerun))
         throw new AirlockError("options/invalid", "prepare: rerun must be a session's");
-      const rerun = taken;
       let records: Deferred | undefined;
       let textTap: TextTap | undefined;
       const sinks: Sinks = {

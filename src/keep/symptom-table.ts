@@ -10,6 +10,7 @@
  */
 import { maskMessage, messageOf } from "../pipeline/message.js";
 import { LineKeys, lineKey } from "../pipeline/rerun.js";
+import { detach } from "../pipeline/text.js";
 import type { Severity } from "../pipeline/unit.js";
 
 /** Messages the table holds at most. */
@@ -42,16 +43,14 @@ export interface SymptomTable {
   readonly more: number;
 }
 
-/** A copy that does not keep the decoded chunk it was sliced from alive. */
-function own(text: string | undefined): string | undefined {
-  return text === undefined || text.length === 0 ? text : ` ${text}`.slice(1);
-}
+/** Strings the table keeps past the run are copies (`detach`), not slices of a decoded chunk. */
+const own = (text: string | undefined) => (text === undefined ? text : detach(text));
 
 /** The line cut back to its last whole word within MAX_LINE (a word longer than that goes). */
 function held(line: string): string {
-  if (line.length <= MAX_LINE) return own(line) as string;
+  if (line.length <= MAX_LINE) return detach(line);
   const space = line.lastIndexOf(" ", MAX_LINE);
-  return own(space > 0 ? line.slice(0, space) : "") as string;
+  return space > 0 ? detach(line.slice(0, space)) : "";
 }
 
 /**
