@@ -7,14 +7,16 @@
 import { AirlockError } from "./errors/airlock-error.js";
 import { lazyTokenizer } from "./fit/tokenizer.js";
 import type { CallOptions, ShapeInput } from "./options/compile.js";
+import { MIN_READ_TOKENS } from "./options/compile.js";
 import { CALL_OPTIONS, checkNames } from "./options/known.js";
 import { safeName } from "./pipeline/markers.js";
 import { createRerun, LineKeys, type Rerun, type RerunInput } from "./pipeline/rerun.js";
 import type { Shaped } from "./pipeline/shaped.js";
 import { tokensOf } from "./pipeline/shaped.js";
 import { utf8Length } from "./pipeline/text.js";
+import { createResultReader } from "./reader.js";
 import { applyView } from "./session/apply.js";
-import { type Entry, labelOf, settle, textOf } from "./session/grade.js";
+import { type Entry, labelOf, lineOf, settle, textOf } from "./session/grade.js";
 import { checkSession, type SessionOptions } from "./session/options.js";
 import {
   isCallId,
@@ -126,11 +128,15 @@ export function createSession(options: SessionOptions): Session {
   const tokenizer = lazyTokenizer(s.shape.tokenizer ?? "o200k_base");
   const count = async (text: string) =>
     bound ? utf8Length(text) : (await tokenizer()).count(text);
-  const entries: Entry[] = (s.restore?.results ?? []).map((r, i) => ({
-    ...r,
-    label: labelOf(r.callId, i + 1),
-    records: r.size.endsWith("record") || r.size.endsWith("records"),
-  }));
+  const entries: Entry[] = (s.restore?.results ?? []).map((r, i) => {
+    const entry: Entry = {
+      ...r,
+      label: labelOf(r.callId, i + 1),
+      records: r.size.endsWith("record") || r.size.endsWith("records"),
+    };
+    const refit = storedRefit(entry);
+    return refit === undefined ? entry : { ...entry, refit };
+  });
   const ids = new Set(entries.map((e) => e.callId));
   let reshapes = s.restore?.reshapes ?? 0;
   const views: ViewStat[] = [...(s.restore?.views ?? [])];
@@ -145,6 +151,28 @@ export function createSession(options: SessionOptions): Session {
     string,
     { label: string; handle?: string; keys: LineKeys; counts: LineKeys; failed: boolean }
   >();
+
+  /**
+   * A restored result at `full` holds no keep: its `evidence` level is read back from the store
+   * instead, the evidence of the stored whole (severity first) fitted to the share. A handle the
+   * store no longer has gives no fit, and the result skips `evidence` as it would without one.
+   */
+  function storedRefit(e: Entry): Entry["refit"] {
+    if (e.level !== "full" || e.handle === undefined || e.evidence === 0) return undefined;
+    const handle = e.handle;
+    return async (share) => {
+      // The result's line first (what it was, its handle), then the page of its evidence.
+      // A page needs MIN_READ_TOKENS: a smaller share takes that (the level is still taken
+      // only when it makes the result smaller).
+      const line = lineOf(e);
+      const room = Math.max(MIN_READ_TOKENS, share - (await count(`${line}\n`)));
+      const read = createResultReader({ ...s.shape, store, maxTokens: room });
+      const page = await read({ handle, evidence: true });
+      if (page.status === "error") return undefined;
+      const text = `${line}\n${page.text}`;
+      return { text, tokens: await count(text) };
+    };
+  }
 
   /** Reads and shapes one result: its entry, not yet recorded. */
   async function shapeOne(

@@ -24,9 +24,12 @@ export interface Entry extends Omit<ResultState, "level" | "text" | "tokens" | "
   label: string;
   /**
    * Fits the result again within a share, from what its keep holds (no input is read again).
-   * Held while the result is at `full`; a restored session has none, so it skips `evidence`.
+   * Held while the result is at `full`; a restored result's reads its evidence back from the
+   * store. A fit that fails (the store lost it) leaves the result to skip `evidence`.
    */
-  refit?: (share: number) => Promise<{ readonly text: string; readonly tokens: number }>;
+  refit?: (
+    share: number,
+  ) => Promise<{ readonly text: string; readonly tokens: number } | undefined>;
   /** Folded, and its handle no longer listed in the fold's line (the ceiling could not hold it). */
   unlisted?: boolean;
 }
@@ -119,8 +122,8 @@ async function demote(run: Run, e: Entry, level: "evidence" | "line"): Promise<b
     if (e.refit === undefined) return false;
     const share = Math.min(EVIDENCE_TOKENS, Math.floor(e.fullTokens / 4));
     if (share < MIN_EVIDENCE_TOKENS) return false;
-    const fitted = await e.refit(share);
-    if (fitted.tokens >= e.tokens) return false;
+    const fitted = await e.refit(share).catch(() => undefined);
+    if (fitted === undefined || fitted.tokens >= e.tokens) return false;
     move(run, e, level, fitted.text, fitted.tokens);
     return true;
   }

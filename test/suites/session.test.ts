@@ -185,6 +185,37 @@ describe("createSession: a 40-turn run within one ceiling", () => {
     expect(tokens).toBeLessThanOrEqual(CEILING);
   }, 240_000);
 
+  it("a restored result at full moves to evidence read back from the store, its fact kept", async () => {
+    // Three logs at full under a ceiling that holds them; restored, a fourth passes it.
+    const turns = run(5)
+      .filter((t) => t.tool === "read_log")
+      .slice(0, 4);
+    const settings = { maxRunTokens: 2_400, maxTokens: 800, keepRecent: 1 };
+    const lost = createMemoryStore();
+    const first = createSession({ ...settings, store: createMemoryStore() });
+    for (const [i, t] of turns.slice(0, 3).entries())
+      await first.shape(t.input, { callId: `c${i}`, tool: t.tool });
+    expect(first.view().map((e) => e.level)).toEqual(["full", "full", "full"]);
+    const saved = JSON.parse(JSON.stringify(first.toJSON()));
+
+    const restored = createSession({ ...settings, store: first.store, restore: saved });
+    await restored.shape(turns[3]?.input as string, { callId: "c3", tool: "read_log" });
+    const view = restored.view();
+    expect(view[0]?.level).toBe("evidence");
+    // The evidence level is the stored result's error line, within its share.
+    expect(view[0]?.text).toContain(turns[0]?.fact);
+    expect(await o200kCount(view[0]?.text ?? "")).toBeLessThanOrEqual(400);
+    let tokens = 0;
+    for (const e of view) tokens += await o200kCount(e.text);
+    expect(tokens).toBeLessThanOrEqual(settings.maxRunTokens);
+
+    // Control: restored over a store that does not have them, they skip evidence.
+    const bare = createSession({ ...settings, store: lost, restore: saved });
+    await bare.shape(turns[3]?.input as string, { callId: "c3", tool: "read_log" });
+    expect(bare.view()[0]?.level).toBe("line");
+    expect(bare.view()[0]?.text).not.toContain(turns[0]?.fact);
+  }, 120_000);
+
   it("spares excluded tools while the ceiling allows", async () => {
     const session = createSession({
       ...options(createMemoryStore()),
