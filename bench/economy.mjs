@@ -83,16 +83,22 @@ function article() {
   );
 }
 
-/** Tokens of the fence lines and of the marker lines of a text. */
+/**
+ * Tokens of the fence lines and of the marker lines of a text. In a numbered layout (the summary
+ * says "by number") each line's number and tab are airlock's too: counted with the markers.
+ */
 function split(text) {
   const lines = text.split("\n");
   const fence = /^<\/?untrusted-data/;
+  const numbered = /^\[airlock: shown \d+ of \d+ lines by number/m.test(text);
   let fenceTokens = 0;
   let markerTokens = 0;
   for (const line of lines) {
     const t = countTokens(`${line}\n`);
     if (fence.test(line)) fenceTokens += t;
     else if (line.startsWith("[airlock: ")) markerTokens += t;
+    else if (numbered && /^\d+\t/.test(line))
+      markerTokens += t - countTokens(`${line.replace(/^\d+\t/, "")}\n`);
   }
   return { total: countTokens(text), fenceTokens, markerTokens };
 }

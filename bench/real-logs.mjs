@@ -94,9 +94,19 @@ function headTail(lines, budget) {
   return [...head, "[omitted]", ...tail].join("\n");
 }
 
+/**
+ * The lines of a text as the input had them: in a numbered layout (the summary says "by
+ * number") each shown line starts with its number and a tab, which is airlock's, not the line's.
+ */
+function shownLines(text) {
+  const lines = text.split("\n");
+  if (!/^\[airlock: shown \d+ of \d+ lines by number/m.test(text)) return lines;
+  return lines.map((l) => l.replace(/^\d+\t/, ""));
+}
+
 /** Templates of `list` with a whole line in `text`. */
 function keptShare(list, text) {
-  const shown = new Set(text.split("\n"));
+  const shown = new Set(shownLines(text));
   const kept = list.filter((t) => t.lines.some((l) => shown.has(l))).length;
   return { kept, of: list.length };
 }

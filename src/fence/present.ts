@@ -33,18 +33,19 @@ export function createPresenter(o: PresentOptions): Presenter {
     o.spotlight === "fence"
       ? undefined
       : (text: string) => applySpotlight(o.spotlight, text, o.datamark);
-  const shownOf = (body: string) => {
-    const clean = o.redact ? o.redact(body) : body;
+  const shownOf = (body: string, numbered = false) => {
+    const redact = o.redact;
+    const clean = redact === undefined ? body : numbered ? pastNumbers(body, redact) : redact(body);
     return spot ? spot(clean) : clean;
   };
-  async function present(body: string): Promise<Presented> {
-    const shown = shownOf(body);
+  async function present(body: string, numbered?: boolean): Promise<Presented> {
+    const shown = shownOf(body, numbered);
     return o.untrusted
       ? fence(shown, o.tool, undefined, o.form)
       : { text: shown, boundary: undefined };
   }
-  async function framed(body: string, holds: boolean): Promise<Presented> {
-    const shown = shownOf(body);
+  async function framed(body: string, holds: boolean, numbered?: boolean): Promise<Presented> {
+    const shown = shownOf(body, numbered);
     return o.untrusted
       ? fence(shown, o.tool, undefined, o.form, holds ? "bounded" : "long")
       : { text: shown, boundary: undefined };
@@ -55,6 +56,24 @@ export function createPresenter(o: PresentOptions): Presenter {
     framed,
     holdsFence: canHoldFence,
     estimate: spot,
-    run: present,
+    run: (body) => present(body),
   };
+}
+
+/** A line's number and tab in a numbered layout (`numberedLine`). */
+const NUMBER = /^\d+\t/;
+
+/**
+ * Redacts a numbered body as it is without its line numbers (a token wrapped over lines is one
+ * run of characters there), then numbers its lines again. Redaction keeps every line where it
+ * was (a secret over several lines is one placeholder a line); were that ever not so, the body
+ * is redacted as it stands instead.
+ */
+function pastNumbers(body: string, redact: (text: string) => string): string {
+  const lines = body.split("\n");
+  const numbers = lines.map((line) => NUMBER.exec(line)?.[0] ?? "");
+  const bare = lines.map((line, i) => line.slice((numbers[i] as string).length)).join("\n");
+  const clean = redact(bare).split("\n");
+  if (clean.length !== lines.length) return redact(body);
+  return clean.map((line, i) => `${numbers[i]}${line}`).join("\n");
 }

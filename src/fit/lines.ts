@@ -7,6 +7,7 @@ import {
   LINE_CUT,
   likeThisMarker,
   lineCutMarker,
+  numberedLine,
   OMITTED_NOTICES,
   repeatMarker,
   sectionMarker,
@@ -22,7 +23,7 @@ import {
   type ReadSection,
   sortedUnits,
 } from "../render/lines.js";
-import { type Candidate, isNote, rank } from "./rank.js";
+import { type Candidate, isNote, rank, readsAsProse } from "./rank.js";
 import { choose, search } from "./search.js";
 import type { ResolvedTokenizer } from "./tokenizer.js";
 
@@ -111,8 +112,9 @@ export async function fitLines(
     lay: Layout | undefined,
     cuts: Cut[],
     collapsed: boolean,
+    numbered = false,
   ): Promise<Fitted | undefined> => {
-    const shown = await presenter.present(body);
+    const shown = await presenter.present(body, numbered);
     const tokens = await tokenizer.count(shown.text);
     lastCount = tokens;
     if (tokens > max) return undefined;
@@ -137,7 +139,11 @@ export async function fitLines(
   }
   const textOf = (unit: Unit): string => views.get(unit)?.text ?? unit.text;
   const tokensOf = (unit: Unit): number => views.get(unit)?.tokens ?? 0;
-  const lay = (chosen: Iterable<Candidate>, next: FitRequest["next"] | undefined): Layout => {
+  const lay = (
+    chosen: Iterable<Candidate>,
+    next: FitRequest["next"] | undefined,
+    numbered = false,
+  ): Layout => {
     const units = new Set<Unit>();
     const noted = new Set<Unit>();
     for (const c of chosen) {
@@ -151,6 +157,7 @@ export async function fitLines(
       labelled: req.labelled,
       unitsOf: (section) => sorted.get(section) ?? [],
       noted,
+      numbered,
     });
   };
   const cutsOf = (l: Layout): Cut[] => {
@@ -177,6 +184,14 @@ export async function fitLines(
   const unitDelta = gapDelta(sorted, tokensOf, gapCost);
   const delta = (c: Candidate, shown: ReadonlySet<Candidate>): number | undefined =>
     isNote(c) ? (shown.has(c.note) ? noteCost : undefined) : unitDelta(c, shown);
+  // In a numbered layout a line costs its number and a tab instead of the gaps it opens.
+  const numberCost = new Map<Unit, number>();
+  for (const unit of views.keys())
+    numberCost.set(unit, await estimator.count(numberedLine(unit.index, "")));
+  const numberedDelta = (c: Candidate, shown: ReadonlySet<Candidate>): number | undefined =>
+    isNote(c) ? (shown.has(c.note) ? noteCost : undefined) : tokensOf(c) + (numberCost.get(c) ?? 0);
+  // Lines of prose read as prose, with gaps between paragraphs; a log may number its lines.
+  const numberable = req.sections.every((s) => s.kept === undefined || !readsAsProse(s.kept));
   const costOf = (c: Candidate): number => (isNote(c) ? noteCost : tokensOf(c));
   const original = new Map(views);
   // Whether the chosen body may need a fence's boundary: some line it can show holds a `<`.
@@ -201,17 +216,26 @@ export async function fitLines(
       ),
       tokensOf,
     );
+    // Numbered when that shows more of the ranked lines than gap markers would (lines that lie
+    // apart: each gap marker costs several numbers).
+    const gapped = choose(order, delta, base, max, true);
+    const byNumber = numberable ? choose(order, numberedDelta, base, max, true) : undefined;
+    const numbered =
+      byNumber !== undefined &&
+      (byNumber.included.length > gapped.included.length ||
+        (byNumber.included.length === gapped.included.length && byNumber.used < gapped.used));
+    const cost = numbered ? numberedDelta : delta;
     const good = await search<Candidate, Fitted>({
-      choice: choose(order, delta, base, max, true),
+      choice: numbered ? (byNumber as typeof gapped) : gapped,
       base,
       max,
       total: order.length,
-      costOf,
+      costOf: numbered ? (c) => costOf(c) + (isNote(c) ? 0 : (numberCost.get(c) ?? 0)) : costOf,
       lastCount: () => lastCount,
-      more: (budget) => choose(order, delta, base, budget, true).included,
+      more: (budget) => choose(order, cost, base, budget, true).included,
       attempt: (units, k) => {
-        const l = lay(units.slice(0, k), next);
-        return attempt(join(l.pieces, textOf), l, cutsOf(l), false);
+        const l = lay(units.slice(0, k), next, numbered);
+        return attempt(join(l.pieces, textOf), l, cutsOf(l), false, numbered);
       },
     });
     if (good) return good;

@@ -90,8 +90,13 @@ function heldOf(kept: Kept): Held {
     inTail: new Set(kept.tail),
     // Where the section ended, of what it holds: a short section's lines are all in its head.
     last: units[units.length - 1],
-    repeats: kept.mining.created * REPEAT_RATIO <= kept.lines,
+    repeats: !readsAsProse(kept),
   };
+}
+
+/** Whether a section reads as prose: each line new, not lines repeating their templates. */
+export function readsAsProse(kept: Kept): boolean {
+  return kept.mining.created * REPEAT_RATIO > kept.lines;
 }
 
 /** Orders groups: higher severity first; within one, first and last before the middle ones. */

@@ -2,13 +2,13 @@ import { EXIT_QUIET_MS, type ReadStop } from "./run.js";
 import type { SectionName } from "./unit.js";
 
 /** The version of the marker grammar docs/markers.md describes. */
-export const MARKER_GRAMMAR = 2;
+export const MARKER_GRAMMAR = 3;
 
 /**
  * The marker grammar. Every marker is one line of the form `[airlock: …]` with plain integers, so a
  * program can parse it and a model can read it:
  *
- * Version 2 (docs/markers.md): gap markers carry no total, the summary names it once.
+ * Version 3 (docs/markers.md): a numbered layout; version 2: gap markers carry no total.
  *
  *   [airlock: omitted lines 121-49880]
  *   [airlock: omitted stderr lines 3-9]
@@ -20,6 +20,8 @@ export const MARKER_GRAMMAR = 2;
  *   [airlock: read stopped at maxBytes (268435456); the rest was not read]
  *   [airlock: binary content not shown: image/png, 5120 bytes, sha256 9f86d0…]
  *   [airlock: shown 240 of 50000 lines, evidence 14 of 31; <what to do next>]
+ *   [airlock: shown 30 of 2000 lines by number, evidence 29 of 362; <what to do next>]
+ *                   (each shown line starts with its number and a tab; no gap markers)
  */
 function scope(section: SectionName): string {
   return section === "text" ? "" : `${section} `;
@@ -161,16 +163,30 @@ export function emptyMarker(): string {
   return "[airlock: no output]";
 }
 
+/**
+ * The closing summary. `numbered` says the shown lines carry their numbers (`numberedLine`), so
+ * the gaps between them were written as jumps in the numbers, not as gap markers.
+ */
 export function summaryMarker(
   shown: number,
   total: number,
   evidenceShown: number,
   evidenceTotal: number,
   next: string | undefined,
+  numbered = false,
 ): string {
   const evidence = evidenceTotal > 0 ? `, evidence ${evidenceShown} of ${evidenceTotal}` : "";
   const hint = next ? `; ${next}` : "";
-  return `[airlock: shown ${shown} of ${total} lines${evidence}${hint}]`;
+  return `[airlock: shown ${shown} of ${total} lines${numbered ? " by number" : ""}${evidence}${hint}]`;
+}
+
+/**
+ * A shown line in a numbered layout: its 1-based number and a tab, then the line (as `cat -n`
+ * and `grep -n` write it). Every line of such a section has its number, so the tool's own text
+ * cannot pass for one; a jump in the numbers is lines omitted.
+ */
+export function numberedLine(line: number, text: string): string {
+  return `${line}\t${text}`;
 }
 
 export interface CommandHeader {

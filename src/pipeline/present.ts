@@ -11,8 +11,12 @@ export interface Presented {
 }
 
 export interface Presenter extends Stage<string, Presented> {
-  /** The body as the model reads it. */
-  present(body: string): Promise<Presented>;
+  /**
+   * The body as the model reads it. `numbered`: its lines of tool text start with their numbers
+   * (`numberedLine`), which the last redaction pass looks past, so a secret wrapped over lines
+   * is judged whole as it is without them.
+   */
+  present(body: string, numbered?: boolean): Promise<Presented>;
   /**
    * The spotlighting transform of one line, when it changes token counts (datamarking, base64):
    * per-line estimates are made on the transformed line.
@@ -24,7 +28,7 @@ export interface Presenter extends Stage<string, Presented> {
    * fence's text, `holdsFence`). What a fit estimates from, since the fence a small, plain body
    * gets can be far smaller than the one the chosen body needs.
    */
-  framed(body: string, holds: boolean): Promise<Presented>;
+  framed(body: string, holds: boolean, numbered?: boolean): Promise<Presented>;
   /** True when a text could spell a fence's closing line, so a body holding it needs a boundary. */
   holdsFence(text: string): boolean;
 }

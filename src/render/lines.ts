@@ -9,6 +9,7 @@ import {
   likeTheseMarker,
   likeThisMarker,
   lostMarker,
+  numberedLine,
   readFailedMarker,
   repeatMarker,
   sectionMarker,
@@ -44,8 +45,11 @@ export interface ReadSection {
 /** The hint of the closing summary, or how to write it from the layout's first gap. */
 export type NextHint = string | ((firstGap: Extract<Cut, { kind: "lines" }> | undefined) => string);
 
-/** A line of the rendered body: a kept unit, or a marker written by airlock. */
-export type Piece = { readonly unit: Unit } | { readonly marker: string };
+/**
+ * A line of the rendered body: a kept unit (with its number, in a numbered layout), or a marker
+ * written by airlock.
+ */
+export type Piece = { readonly unit: Unit; readonly numbered?: true } | { readonly marker: string };
 
 export interface Layout {
   readonly pieces: Piece[];
@@ -69,6 +73,12 @@ export interface LayoutContext {
   readonly labelled: boolean;
   /** Shown units followed by a marker counting the other lines of their template. */
   readonly noted?: ReadonlySet<Unit>;
+  /**
+   * Every shown line carries its number, and gaps between shown lines are not written (the
+   * numbers say them): cheaper than a gap marker a line when the shown lines lie apart. A
+   * section that shows no line still has its one gap marker.
+   */
+  readonly numbered?: boolean;
 }
 
 /**
@@ -87,6 +97,8 @@ export function layout(
   let totalLines = 0;
   let totalEvidence = 0;
   let anyContent = false;
+  // Numbered only where the summary will say so: when some line is not shown.
+  const numbering = ctx.numbered === true && someCut(sections, chosen, ctx);
 
   for (const section of sections) {
     if (section.binary) {
@@ -151,13 +163,14 @@ export function layout(
       }
       pending.length = 0;
     };
+    const numbered = numbering && units.length > 0;
     for (const unit of units) {
       if (unit.index > next) {
         flushNotes();
-        pieces.push({ marker: gapMarker(section.name, next, unit.index - 1) });
+        if (!numbered) pieces.push({ marker: gapMarker(section.name, next, unit.index - 1) });
         cuts.push(lineCut(section.name, next, unit.index - 1, kept.lines));
       }
-      pieces.push({ unit });
+      pieces.push(numbered ? { unit, numbered: true } : { unit });
       if (unit.omittedChars > 0) {
         cuts.push({
           kind: "chars",
@@ -175,7 +188,7 @@ export function layout(
     }
     flushNotes();
     if (next <= kept.lines) {
-      pieces.push({ marker: gapMarker(section.name, next, kept.lines) });
+      if (!numbered) pieces.push({ marker: gapMarker(section.name, next, kept.lines) });
       cuts.push(lineCut(section.name, next, kept.lines, kept.lines));
     }
     if (section.capped) {
@@ -212,10 +225,34 @@ export function layout(
         ? ctx.next(cuts.find((c): c is Extract<Cut, { kind: "lines" }> => c.kind === "lines"))
         : ctx.next;
     pieces.push({
-      marker: summaryMarker(shownLines, totalLines, shownEvidence, totalEvidence, next),
+      marker: summaryMarker(
+        shownLines,
+        totalLines,
+        shownEvidence,
+        totalEvidence,
+        next,
+        numbering && shownLines > 0,
+      ),
     });
   }
   return { pieces, shownLines, shownEvidence, cuts };
+}
+
+/** True when the chosen units leave some line of a section unshown (the summary is written). */
+function someCut(
+  sections: readonly ReadSection[],
+  chosen: ReadonlySet<Unit>,
+  ctx: LayoutContext,
+): boolean {
+  for (const section of sections) {
+    const kept = section.kept;
+    if (section.binary || section.uncaptured || !kept || kept.lines === 0) continue;
+    let shown = 0;
+    for (const u of ctx.unitsOf ? ctx.unitsOf(section) : sortedUnits(kept))
+      if (chosen.has(u)) shown += u.repeat;
+    if (shown < kept.lines) return true;
+  }
+  return false;
 }
 
 /**
@@ -328,7 +365,9 @@ export function join(pieces: readonly Piece[], textOf: (unit: Unit) => string): 
   for (let i = 0; i < pieces.length; i++) {
     const piece = pieces[i] as Piece;
     if (i > 0) out += "\n";
-    out += "unit" in piece ? textOf(piece.unit) : piece.marker;
+    if (!("unit" in piece)) out += piece.marker;
+    else if (piece.numbered) out += numberedLine(piece.unit.index, textOf(piece.unit));
+    else out += textOf(piece.unit);
   }
   return out;
 }

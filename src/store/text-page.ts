@@ -10,7 +10,7 @@ import { foldLongRuns } from "../decode/normalize.js";
 import { choose, search } from "../fit/search.js";
 import type { ResolvedTokenizer } from "../fit/tokenizer.js";
 import type { Kept } from "../keep/keeper.js";
-import { gapMarker, lineCutMarker, OMITTED_NOTICES } from "../pipeline/markers.js";
+import { gapMarker, lineCutMarker, numberedLine, OMITTED_NOTICES } from "../pipeline/markers.js";
 import type { Presenter } from "../pipeline/present.js";
 import type { Cut } from "../pipeline/shaped.js";
 import { safeSlice } from "../pipeline/text.js";
@@ -98,8 +98,11 @@ export async function fitTextPage(
       maxBytes: 0,
       next: req.next(k),
       labelled: req.labelled,
+      numbered,
     });
   };
+  // Lines found apart (a search's matches) are numbered when that shows more of them.
+  let numbered = false;
   const sectionOf = new Map<Unit, SectionName>();
   units.forEach((u, i) => {
     sectionOf.set(u, (req.candidates[i] as PageLine).section);
@@ -109,7 +112,10 @@ export async function fitTextPage(
     list: readonly Unit[] = units,
   ): Promise<TextPage | undefined> => {
     const l = lay(k, list);
-    const shown = await presenter.present(join(l.pieces, (u) => u.text));
+    const shown = await presenter.present(
+      join(l.pieces, (u) => u.text),
+      numbered && k > 0,
+    );
     const tokens = await tokenizer.count(shown.text);
     lastCount = tokens;
     if (tokens > max) return undefined;
@@ -139,14 +145,23 @@ export async function fitTextPage(
     const adjacent = prev !== undefined && shown.has(i - 1) && Math.abs(prev.index - u.index) === 1;
     return (costs[i] as number) + (adjacent ? 0 : gapCost);
   };
+  const numberCosts: number[] = [];
+  for (const u of units) numberCosts.push(await countLine(numberedLine(u.index, "")));
+  const numberedDelta = (i: number) => (costs[i] as number) + (numberCosts[i] as number);
+  const gapped = choose(order, delta, base, max, false);
+  const byNumber = choose(order, numberedDelta, base, max, false);
+  numbered =
+    byNumber.included.length > gapped.included.length ||
+    (byNumber.included.length === gapped.included.length && byNumber.used < gapped.used);
+  const cost = numbered ? numberedDelta : delta;
   const found = await search({
-    choice: choose(order, delta, base, max, false),
+    choice: numbered ? byNumber : gapped,
     base,
     max,
     total: order.length,
-    costOf: (i) => costs[i] ?? 0,
+    costOf: (i) => (costs[i] ?? 0) + (numbered ? (numberCosts[i] ?? 0) : 0),
     lastCount: () => lastCount,
-    more: (budget) => choose(order, delta, base, budget, false).included,
+    more: (budget) => choose(order, cost, base, budget, false).included,
     attempt: (_units, k) => attempt(k),
   });
   if (found && found.shown > 0) return found;

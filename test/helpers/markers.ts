@@ -1,5 +1,5 @@
 /**
- * One parser for the marker grammar of docs/markers.md (version 2), written from the page, not
+ * One parser for the marker grammar of docs/markers.md (version 3), written from the page, not
  * from the code that writes the markers: each rule is a kind and the pattern of its words.
  */
 export interface ParsedMarker {
@@ -50,7 +50,10 @@ const RULES: ReadonlyArray<readonly [string, RegExp]> = [
     /^reading (stdout|stderr|the input) failed \([^)]*\); the output above may be incomplete$/,
   ],
   ["empty", /^no output$/],
-  ["summary", /^shown (\d+) of (\d+) lines(?:, evidence (\d+) of (\d+))?(?:; (?!evidence)(.+))?$/],
+  [
+    "summary",
+    /^shown (\d+) of (\d+) lines( by number)?(?:, evidence (\d+) of (\d+))?(?:; (?!evidence)(.+))?$/,
+  ],
   ["omitted", /^result omitted: it does not fit maxTokens$|^omitted$/],
   ["not-shown", /^result not shown(?: \(budget (\d+) tokens\))?: (.+)$/],
   ["chars", /^(\d+) chars (omitted from this line|omitted from this value|folded)$/],
@@ -81,4 +84,18 @@ export function parseMarker(inner: string): ParsedMarker | undefined {
 /** Every `[airlock: …]` in a text, whole lines and inside lines, as the text inside it. */
 export function markersIn(text: string): string[] {
   return [...text.matchAll(/\[airlock: ([^\]\n]*)\]/g)].map((m) => m[1] as string);
+}
+
+/** True when a text is in the numbered layout: its summary says `by number`. */
+export function isNumbered(text: string): boolean {
+  return /^\[airlock: shown \d+ of \d+ lines by number\b/m.test(text);
+}
+
+/**
+ * The lines of a text as the tool wrote them: in the numbered layout each line of tool text
+ * starts with its number and a tab, which are airlock's and are taken off; markers stay.
+ */
+export function toolLines(text: string): string[] {
+  const lines = text.split("\n");
+  return isNumbered(text) ? lines.map((l) => l.replace(/^\d+\t/, "")) : lines;
 }

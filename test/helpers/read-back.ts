@@ -4,6 +4,7 @@
  * records with planted evidence, and a loop that follows `meta.next` to the end.
  */
 import type { ResultReader, Shaped } from "../../src/index.js";
+import { isNumbered } from "./markers.js";
 
 /** mulberry32: seeded, so every run builds the same input. */
 export function prng(seed: number): () => number {
@@ -58,10 +59,20 @@ export function numberedLog(
   return { text: out.join("\n"), lines: out.length, errors, warnings };
 }
 
-/** The line numbers a page shows (its `L<n> ` lines), in the order shown. */
+/**
+ * The line numbers a page shows (its `L<n> ` lines), in the order shown. In the numbered layout
+ * a line's number must be the `n` it holds (a line shown under a wrong number gives NaN).
+ */
 export function shownLines(text: string): number[] {
   const out: number[] = [];
-  for (const m of text.matchAll(/^L(\d+)(?= |$)/gm)) out.push(Number(m[1]));
+  const numbered = isNumbered(text);
+  for (const line of text.split("\n")) {
+    const m = /^(?:(\d+)\t)?L(\d+)(?= |$)/.exec(line);
+    if (m === null) continue;
+    const n = Number(m[2]);
+    if (numbered && m[1] !== undefined && Number(m[1]) !== n) out.push(Number.NaN);
+    else if (numbered === (m[1] !== undefined)) out.push(n);
+  }
   return out;
 }
 

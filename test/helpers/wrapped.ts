@@ -4,6 +4,7 @@
  * that compare what shape() shows and stores with what redact() replaces on the same text.
  */
 import { ALNUM } from "../fixtures/secrets.js";
+import { toolLines } from "./markers.js";
 
 /**
  * `n` characters of `alphabet` from a seed (mulberry32): strings of different seeds do not
@@ -126,7 +127,8 @@ export function shownOf(
   asLines = true,
 ): string[] {
   const lines = text.split("\n");
-  const shownLines = new Set(shown.split("\n"));
+  // The lines as the tool wrote them: a numbered layout's numbers are airlock's.
+  const shownLines = new Set(toolLines(shown));
   const leaks: string[] = [];
   const forbidden = forbiddenByLine(lines, pieces);
   for (const out of asLines ? shownLines : []) {

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { type Shaped, shape } from "agent-airlock";
 import { describe, expect, it } from "vitest";
 import { articlePageOf, consolePageOf, PAGE_MARKS } from "../fixtures/pages.js";
+import { toolLines } from "../helpers/markers.js";
 
 const MB = 1e6;
 const SIZES = [0.5, 1, 1.7, 2.1, 3, 5, 10];
@@ -28,7 +29,7 @@ function expectBudgetUsedAndCutDeclared(shaped: Shaped, maxTokens: number): void
 
 /** The first line inside the fence. */
 function firstLine(shaped: Shaped): string | undefined {
-  return shaped.text.split("\n")[1];
+  return toolLines(shaped.text)[1];
 }
 
 describe("HTML size sweep: generated articles and console pages", () => {

@@ -14,6 +14,7 @@ import { promisify } from "node:util";
 import { type CommandOutput, createShaper, fromProcess, type Shaped, shape } from "agent-airlock";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { bundleLibrary, root } from "../helpers/bundle.js";
+import { toolLines } from "../helpers/markers.js";
 import { setupOrFail } from "../helpers/setup.js";
 
 const run = promisify(execFile);
@@ -277,7 +278,7 @@ describe("live commands: output the host let go", () => {
     const child = node(`${WRITER} for (;;) write(1, "tick\\n");`);
     const shaped = await bounded(shape(fromProcess(child), { maxBytes: 1000 }));
     expect(shaped.meta.sections.find((s) => s.name === "stdout")?.capped).toBe(true);
-    expect(shaped.text.split("\n")[1]).toMatch(
+    expect(toolLines(shaped.text)[1]).toMatch(
       /after airlock stopped reading stdout( and stderr)? at maxBytes \(which may have ended it\)/,
     );
   });

@@ -1,13 +1,14 @@
 /**
- * The marker grammar of docs/markers.md, version 2: every example on the page, and every marker
+ * The marker grammar of docs/markers.md, version 3: every example on the page, and every marker
  * airlock writes for a set of inputs, parses with one parser (test/helpers/markers.ts); the gap
- * markers and the summary add up; the forms of version 1 and a made-up marker do not parse.
+ * markers (or, in the numbered layout, the lines' numbers) and the summary add up; the forms of
+ * version 1 and a made-up marker do not parse.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createSession, shape } from "../../src/index.js";
 import { MARKER_GRAMMAR } from "../../src/pipeline/markers.js";
-import { markersIn, parseMarker } from "../helpers/markers.js";
+import { isNumbered, markersIn, parseMarker } from "../helpers/markers.js";
 import { serviceLog } from "../helpers/sources.js";
 
 const page = readFileSync(new URL("../../docs/markers.md", import.meta.url), "utf8");
@@ -19,9 +20,9 @@ function grammarBlock(): string[] {
 }
 
 describe("the marker grammar", () => {
-  it("is version 2 on the page and in the code", () => {
-    expect(MARKER_GRAMMAR).toBe(2);
-    expect(page).toContain("version 2 of the grammar");
+  it("is version 3 on the page and in the code", () => {
+    expect(MARKER_GRAMMAR).toBe(3);
+    expect(page).toContain("version 3 of the grammar");
   });
 
   it("every example on the page parses", () => {
@@ -38,6 +39,9 @@ describe("the marker grammar", () => {
     const log = serviceLog(20_000).split("\n");
     log[7000] = "2026-11-30T11:00:00.000Z ERROR payment charge failed: upstream timeout";
     log[15000] = `${"x".repeat(40_000)} long line`;
+    const sparse = [...log];
+    for (let i = 100; i < 20_000; i += 1500)
+      sparse[i] = `2026-11-30T11:00:00.000Z ERROR job ${i} failed: kind${i % 7}x unreachable`;
     const inputs: Array<[string, unknown, number]> = [
       ["log", log.join("\n"), 600],
       ["log", log.join("\n"), 4000],
@@ -53,8 +57,11 @@ describe("the marker grammar", () => {
       ],
       ["binary", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]), 300],
       ["tiny", log.join("\n"), 24],
+      // Errors far apart: numbered.
+      ["sparse", sparse.join("\n"), 600],
     ];
     const kinds = new Set<string>();
+    const layouts = new Set<string>();
     for (const [name, input, maxTokens] of inputs) {
       const shaped = await shape(input as never, { maxTokens });
       for (const inner of markersIn(shaped.text)) {
@@ -62,11 +69,15 @@ describe("the marker grammar", () => {
         expect(parsed, `${name}: ${inner}`).toBeDefined();
         kinds.add(parsed?.kind as string);
       }
-      if (name !== "log") continue;
-      // Shown lines plus the gaps' lines are the summary's total.
+      if (name !== "log" && name !== "sparse") continue;
+      // Shown lines plus the gaps' lines are the summary's total; in the numbered layout each
+      // shown line's number is its line in the input, rising.
       const lines = shaped.text.split("\n").slice(1, -1);
+      const numbered = isNumbered(shaped.text);
+      layouts.add(numbered ? "numbered" : "gapped");
       let omitted = 0;
       let shown = 0;
+      let before = 0;
       let summary: readonly (string | undefined)[] | undefined;
       for (const line of lines) {
         const whole = /^\[airlock: ([^\]]*)\]$/.exec(line)?.[1];
@@ -74,13 +85,27 @@ describe("the marker grammar", () => {
         if (parsed?.kind === "gap")
           omitted += Number(parsed.groups[2] ?? parsed.groups[1]) - Number(parsed.groups[1]) + 1;
         else if (parsed?.kind === "summary") summary = parsed.groups;
-        else if (parsed === undefined) shown++;
+        else if (parsed === undefined) {
+          shown++;
+          if (!numbered) continue;
+          const [, n, rest] = /^(\d+)\t(.*)$/.exec(line) ?? [];
+          expect(Number(n), line).toBeGreaterThan(before);
+          before = Number(n);
+          // The line as the input had it, up to a cut inside it.
+          const input = name === "sparse" ? sparse : log;
+          const head = (rest as string).split("[airlock: ")[0] as string;
+          expect(head.length, line).toBeGreaterThan(0);
+          expect(input[before - 1]?.startsWith(head), line).toBe(true);
+        }
       }
       expect(summary).toBeDefined();
       expect(Number(summary?.[0])).toBe(shown);
-      expect(shown + omitted).toBe(Number(summary?.[1]));
+      expect(summary?.[2] !== undefined).toBe(numbered);
+      if (!numbered) expect(shown + omitted).toBe(Number(summary?.[1]));
       expect(Number(summary?.[1])).toBe(log.length);
     }
+    // Both layouts were written and checked.
+    expect([...layouts].sort()).toEqual(["gapped", "numbered"]);
     // A session's earlier results at `line` and `folded`.
     for (const [maxRunTokens, keepRecent] of [
       [400, 0],

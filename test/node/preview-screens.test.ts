@@ -18,6 +18,7 @@ import { generate } from "../../demo/generators.ts";
 import { type Shaped, shape } from "../../src/index.js";
 import { type PreviewOptions, renderPreview } from "../../src/preview/index.js";
 import { CHROMIUM_LAUNCH } from "../helpers/chromium.js";
+import { toolLines } from "../helpers/markers.js";
 import { setupOrFail } from "../helpers/setup.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -134,7 +135,7 @@ describe("preview screenshots in Chromium", () => {
           .screenshot({ path: `${screens}/${id}-${scheme}.png` });
       }
       if (mode === "preformatted") {
-        const lines = result.text.split("\n").length - 2; // the fence lines are the header
+        const lines = toolLines(result.text).length - 2; // the fence lines are the header
         expect(await renderedLines("pre.airlock-pre")).toBeGreaterThanOrEqual(lines);
       }
     },
@@ -143,7 +144,7 @@ describe("preview screenshots in Chromium", () => {
 
   it("line breaks survive in preformatted mode: rendered lines counted in Chromium", async () => {
     const log = shaped.get("app-log") as Shaped;
-    const lines = log.text.split("\n").length - 2;
+    const lines = toolLines(log.text).length - 2;
     expect(lines).toBeGreaterThan(10);
     await page.emulateMedia({ colorScheme: "light" });
     // Wide enough that no line wraps: one rendered line per line of the text.

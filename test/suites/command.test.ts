@@ -1,5 +1,6 @@
 import { shape } from "agent-airlock";
 import { describe, expect, it } from "vitest";
+import { toolLines } from "../helpers/markers.js";
 import { chunkedStream } from "../helpers/sources.js";
 
 const plain = { untrusted: false } as const;
@@ -10,7 +11,7 @@ describe("command output", () => {
       { stdout: "built 3 files\n", stderr: "warning: unused import\n", exitCode: 0 },
       plain,
     );
-    expect(shaped.text.split("\n")).toEqual([
+    expect(toolLines(shaped.text)).toEqual([
       "[airlock: command exited with code 0; stdout 1 line, 14 bytes; stderr 1 line, 23 bytes]",
       "[airlock: stderr]",
       "warning: unused import",
@@ -34,7 +35,7 @@ describe("command output", () => {
 
   it("a signal is reported", async () => {
     const shaped = await shape({ stdout: "working\n", signal: "SIGKILL" }, plain);
-    expect(shaped.text.split("\n")[0]).toBe(
+    expect(toolLines(shaped.text)[0]).toBe(
       "[airlock: command killed by SIGKILL; stdout 1 line, 8 bytes]",
     );
     expect(shaped.status).toBe("error");

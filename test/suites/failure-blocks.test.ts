@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { shape } from "../../src/index.js";
+import { toolLines } from "../helpers/markers.js";
 import { o200kCount } from "../helpers/sources.js";
 
 const LINES = 30_000;
@@ -89,7 +90,7 @@ describe("a failure is a block", () => {
       const { text, failure } = buildLog(Math.floor(LINES * where));
       const shaped = await shape({ stdout: text, exitCode: 1 }, { maxTokens: 2000, tool: "build" });
       expect(shaped.meta.tokens).toBeLessThanOrEqual(2000);
-      const shown = new Set(shaped.text.split("\n"));
+      const shown = new Set(toolLines(shaped.text));
       const missing = failure.filter((line) => !shown.has(line));
       expect(missing).toEqual([]);
       // The control: the failure is far from both ends, so a head+tail cut loses it.

@@ -1,6 +1,7 @@
 import { shape } from "agent-airlock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { toolLines } from "../helpers/markers.js";
 import { o200kCount, serviceLog } from "../helpers/sources.js";
 
 /** Lines an agent's tools really produce, mixed with hostile ones. */
@@ -64,7 +65,7 @@ describe("fit: the budget is exact", () => {
     const fits = await shape(body, { tool: "t", tokenizer: chars, maxTokens: exact });
     expect(fits.status).toBe("ok");
     expect(fits.meta.tokens).toBe(exact);
-    expect(fits.text.split("\n").slice(1, -1).join("\n")).toBe(body);
+    expect(toolLines(fits.text).slice(1, -1).join("\n")).toBe(body);
     const over = await shape(body, { tool: "t", tokenizer: chars, maxTokens: exact - 1 });
     expect(over.status).toBe("partial");
     expect(over.text.length).toBeLessThanOrEqual(exact - 1);
@@ -148,7 +149,7 @@ describe("fit: the budget is exact", () => {
     const section = shaped.meta.sections[0];
     expect(section?.lines).toBe(10_000);
     expect((section?.keptLines ?? 0) + shaped.meta.omittedLines).toBe(10_000);
-    const shown = shaped.text.split("\n").filter((l) => !l.startsWith("[airlock:")).length;
+    const shown = toolLines(shaped.text).filter((l) => !l.startsWith("[airlock:")).length;
     expect(shown).toBe(section?.keptLines);
     expect(shaped.text).toContain(`[airlock: shown ${shown} of 10000 lines; `);
   });

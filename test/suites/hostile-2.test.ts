@@ -6,6 +6,7 @@
 import { createMemoryStore, createResultReader, MIN_READ_TOKENS, shape } from "agent-airlock";
 import { renderPreview } from "agent-airlock/preview";
 import { beforeAll, describe, expect, it } from "vitest";
+import { toolLines } from "../helpers/markers.js";
 
 const never = () => new Promise<never>(() => {});
 const log = Array.from({ length: 10_000 }, (_, i) => `line ${i} worker ok`).join("\n");
@@ -224,7 +225,7 @@ describe("hostile round 2: read_result pages at small budgets", () => {
       handle,
       grep: "<".repeat(90),
     });
-    const header = page.text.split("\n").find((l) => l.startsWith("[airlock: read_result:"));
+    const header = toolLines(page.text).find((l) => l.startsWith("[airlock: read_result:"));
     expect(header).toBe(
       "[airlock: read_result: lines containing the call's pattern (90 characters) (any case)]",
     );
@@ -541,7 +542,7 @@ describe("hostile round 2: every cut is declared", () => {
   ] as const) {
     it(`a 2.6 MB line of carriage-return redraws shows its final state and declares the rest (${name})`, async () => {
       const shaped = await shape(redraws, { maxTokens: 500, ...options });
-      const line = shaped.text.split("\n").find((l) => l.includes("progress")) as string;
+      const line = toolLines(shaped.text).find((l) => l.includes("progress")) as string;
       expect(line).toMatch(
         /^\[airlock: \d+ chars omitted from this line\]progress 79999\/80000 \[#{19}\]$/,
       );
@@ -576,7 +577,7 @@ describe("hostile round 2, after the fixes: a page streamed in pieces", () => {
     // weighed only their characters, so the rope they made went past a 64 MiB heap.
     const one = `<html><body><p>${"word ".repeat(600_000)}the end of it</p><p>next para</p></body></html>`;
     const shaped = await shape(one, { contentType: "text/html", maxTokens: 100_000 });
-    const starts = shaped.text.split("\n").filter((l) => l.startsWith("word"));
+    const starts = toolLines(shaped.text).filter((l) => l.startsWith("word"));
     expect(starts.length).toBeLessThanOrEqual(2);
     expect(shaped.text).toContain("the end of it\n\nnext para");
     const many = `<html><body><div>${Array.from(

@@ -7,13 +7,14 @@ import { htmlToText, type Shaped, shape } from "agent-airlock";
 import { describe, expect, it } from "vitest";
 import { articlePage } from "../fixtures/html.js";
 import { articlePageOf, consolePageOf, PAGE_MARKS } from "../fixtures/pages.js";
+import { toolLines } from "../helpers/markers.js";
 
 const MiB = 1024 * 1024;
 const TIME_BOUND = 30_000;
 
 /** The text inside the fence, as lines. */
 function bodyLines(shaped: Shaped): string[] {
-  return shaped.text.split("\n").slice(1, -1);
+  return toolLines(shaped.text).slice(1, -1);
 }
 
 function expectDeclaredCut(shaped: Shaped): void {

@@ -1,5 +1,6 @@
 import { shape } from "agent-airlock";
 import { describe, expect, it } from "vitest";
+import { toolLines } from "../helpers/markers.js";
 import { body, bytesOf, chunkedStream, split } from "../helpers/sources.js";
 
 const plain = { untrusted: false } as const;
@@ -25,7 +26,7 @@ describe("intake: every input kind reads the same", () => {
   for (const [name, make] of kinds) {
     it(name, async () => {
       const shaped = await shape(make() as never, plain);
-      const lines = shaped.text.split("\n").filter((l) => !l.startsWith("[airlock:"));
+      const lines = toolLines(shaped.text).filter((l) => !l.startsWith("[airlock:"));
       expect(lines).toEqual(["alpha", "beta ünïcødé 😀", "gamma"]);
       expect(shaped.status).toBe("ok");
       expect(shaped.meta.bytes).toBe(bytes.byteLength);
@@ -270,7 +271,7 @@ describe("intake: failures are results, not throws", () => {
     );
     expect(shaped.status).toBe("error");
     expect(shaped.meta.httpStatus).toBe(404);
-    expect(shaped.text.split("\n")[0]).toBe("[airlock: HTTP 404 Not Found]");
+    expect(toolLines(shaped.text)[0]).toBe("[airlock: HTTP 404 Not Found]");
     expect(shaped.text).toContain("no such page");
   });
 });

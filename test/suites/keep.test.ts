@@ -1,5 +1,6 @@
 import { shape } from "agent-airlock";
 import { describe, expect, it } from "vitest";
+import { toolLines } from "../helpers/markers.js";
 import { bytesOf, chunkedStream, gaps, serviceLog, split } from "../helpers/sources.js";
 
 const plain = { untrusted: false } as const;
@@ -17,7 +18,7 @@ describe("keep: evidence by value, not by position", () => {
       ...plain,
       maxTokens: 1000,
     });
-    const lines = shaped.text.split("\n");
+    const lines = toolLines(shaped.text);
     const at = lines.indexOf(error);
     expect(at).toBeGreaterThan(0);
     // Its line number is exact: the marker before the kept run ends just before it.

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { shape } from "../../src/index.js";
 import { renderPreview } from "../../src/preview/index.js";
 import { looksLikeMarkdown } from "../../src/preview/mode.js";
+import { toolLines } from "../helpers/markers.js";
 import { PREVIEW_ELEMENTS } from "../helpers/preview.js";
 
 const none = { sanitize: "none" } as const;
@@ -333,7 +334,7 @@ describe("renderPreview preformatted: the text as the tool printed it", () => {
     expect(modeOf(html)).toBe("preformatted");
     const shown = body(html) ?? "";
     // One line of the block for each line of the text between the fence lines.
-    expect(shown.split("\n")).toHaveLength(shaped.text.split("\n").length - 2);
+    expect(shown.split("\n")).toHaveLength(toolLines(shaped.text).length - 2);
     expect(shown).toContain("ERROR charge failed: upstream timeout after 30000ms");
     expect(shown).toMatch(/<span class="airlock-marker">omitted lines \d+-\d+<\/span>/);
   });

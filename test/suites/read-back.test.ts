@@ -15,6 +15,7 @@ import {
   type StoredText,
   shape,
 } from "../../src/index.js";
+import { toolLines } from "../helpers/markers.js";
 import {
   dataOf,
   follow,
@@ -43,10 +44,10 @@ describe("read_result: a 20 MB log", () => {
     expect(first.status).toBe("partial");
     expect(first.meta.handle).toMatch(/^res_[0-9a-f]{24}$/);
     expect(first.text).toContain(handle());
-    const summary = first.text.split("\n").at(-2) as string;
+    const summary = toolLines(first.text).at(-2) as string;
     expect(summary).toMatch(
       new RegExp(
-        `^\\[airlock: shown \\d+ of ${log.lines} lines, evidence \\d+ of \\d+; to read omitted lines call read_result \\{"handle":"${handle()}","lines":\\{"from":\\d+,"to":\\d+\\}\\} \\(it also takes grep, around or evidence\\)\\]$`,
+        `^\\[airlock: shown \\d+ of ${log.lines} lines(?: by number)?, evidence \\d+ of \\d+; to read omitted lines call read_result \\{"handle":"${handle()}","lines":\\{"from":\\d+,"to":\\d+\\}\\} \\(it also takes grep, around or evidence\\)\\]$`,
       ),
     );
     expect(await o200kCount(first.text)).toBeLessThanOrEqual(2000);
@@ -160,7 +161,7 @@ describe("read_result: command output and a web page", () => {
     const seen: string[] = [];
     for (const p of pages) {
       let stream = "";
-      for (const line of p.text.split("\n")) {
+      for (const line of toolLines(p.text)) {
         if (line === "[airlock: stderr]" || line === "[airlock: stdout]")
           stream = line.slice(10, -1);
         const m = /^L(\d+) /.exec(line);
@@ -193,7 +194,7 @@ describe("read_result: command output and a web page", () => {
     );
     expect(found).toEqual(range(0, paragraphs - 1));
     const grep = await read({ handle, grep: "para-04321" });
-    const lines = grep.text.split("\n").filter((l) => !l.startsWith("[airlock:"));
+    const lines = toolLines(grep.text).filter((l) => !l.startsWith("[airlock:"));
     expect(lines.filter((l) => l.includes("para-"))).toEqual([
       expect.stringMatching(/^para-04321 The release adds/),
     ]);

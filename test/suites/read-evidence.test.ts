@@ -143,11 +143,7 @@ describe("read_result: the evidence of a range or a section", () => {
     const page = await read({ handle: cmd.meta.handle, evidence: true, section: "stdout" });
     expect(page.text).toContain("evidence lines, in line order");
     expect(page.text).not.toContain("FATAL cannot start");
-    const shown = page.text
-      .split("\n")
-      .filter((l) => /^L\d+ /.test(l))
-      .map((l) => Number(l.slice(1, l.indexOf(" "))));
-    expect(shown).toEqual([10, 50, 60, 100, 150]);
+    expect(shownLines(page.text)).toEqual([10, 50, 60, 100, 150]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { shape } from "agent-airlock";
 import { describe, expect, it } from "vitest";
+import { toolLines } from "../helpers/markers.js";
 import { bytesOf, chunkedStream, gaps, o200kCount, serviceLog, split } from "../helpers/sources.js";
 
 /** Bugs found by review, one test each, titled by what went wrong. */
@@ -14,7 +15,7 @@ describe("regressions", () => {
       for (const maxTokens of [500, 2000, 8000]) {
         const shaped = await shape(line, { maxTokens, tool: "t" });
         expect(await o200kCount(shaped.text)).toBeLessThanOrEqual(maxTokens);
-        const inner = shaped.text.split("\n").slice(1, -1);
+        const inner = toolLines(shaped.text).slice(1, -1);
         expect(inner).toHaveLength(1);
         expect(inner[0]).toMatch(/\[airlock: \d+ chars omitted from this line\]/);
         expect(inner[0]?.startsWith(line.slice(0, 10))).toBe(true);
@@ -56,7 +57,7 @@ describe("regressions", () => {
 
   it("the smallest budget still fences, and says 'no output' for empty input", async () => {
     const shaped = await shape("", { maxTokens: 128, tool: "a".repeat(64) });
-    expect(shaped.text.split("\n")[1]).toBe("[airlock: no output]");
+    expect(toolLines(shaped.text)[1]).toBe("[airlock: no output]");
     expect(shaped.status).toBe("empty");
     expect(shaped.meta.tokens).toBeLessThanOrEqual(128);
   });
@@ -80,7 +81,7 @@ describe("regressions", () => {
 
   it("folding never mangles the marker inside a cut line, and the counts add up", async () => {
     const shaped = await shape(`start\n${"[".repeat(20_000)}\nend`, { ...plain, maxTokens: 4000 });
-    const line = shaped.text.split("\n")[1] as string;
+    const line = toolLines(shaped.text)[1] as string;
     const omitted = /\[airlock: (\d+) chars omitted from this line\]/.exec(line);
     expect(omitted).not.toBeNull();
     const folded = [...line.matchAll(/\[airlock: (\d+) chars folded\]/g)].map((m) => Number(m[1]));
@@ -182,7 +183,7 @@ describe("regressions", () => {
     });
     const shaped = await shape({ stdout: stream, exitCode: 0 }, plain);
     expect(shaped.status).toBe("error");
-    const last = shaped.text.split("\n").at(-1);
+    const last = toolLines(shaped.text).at(-1);
     // Only the meaningful first line of the message is reported; the injected second is gone.
     expect(last).toBe(
       "[airlock: reading stdout failed (socket hang up); the output above may be incomplete]",
@@ -211,7 +212,7 @@ describe("regressions", () => {
 
   it("the byte cap never splits a character", async () => {
     const shaped = await shape(bytesOf("ab€€€"), { ...plain, maxBytes: 4 });
-    expect(shaped.text.split("\n")[0]).toBe("ab");
+    expect(toolLines(shaped.text)[0]).toBe("ab");
     expect(shaped.meta.sections[0]?.invalidUtf8).toBe(0);
   });
 
@@ -221,13 +222,13 @@ describe("regressions", () => {
       maxTokens: 300,
       next: "use grep\nSYSTEM: x",
     });
-    expect(shaped.text.split("\n").at(-1)).toMatch(/^\[airlock: shown .*; use grep SYSTEM: x\]$/);
+    expect(toolLines(shaped.text).at(-1)).toMatch(/^\[airlock: shown .*; use grep SYSTEM: x\]$/);
   });
 
   it("line numbers in markers stay exact with numbered lines", async () => {
     const lines = Array.from({ length: 9000 }, (_, i) => `n=${i + 1}`);
     const shaped = await shape(lines.join("\n"), { ...plain, maxTokens: 500 });
-    const out = shaped.text.split("\n");
+    const out = toolLines(shaped.text);
     let expected = 1;
     for (const l of out) {
       const gap = gaps(l)[0];
@@ -250,7 +251,7 @@ describe("regressions, second review", () => {
   it("shortening a line never cuts through a fold marker, and the counts add up", async () => {
     const long = `${rnd(1200)}${"=".repeat(2500)}${rnd(200)}`;
     const shaped = await shape(["first", long, "last"].join("\n"), { ...plain, maxTokens: 2000 });
-    const line = shaped.text.split("\n")[1] as string;
+    const line = toolLines(shaped.text)[1] as string;
     const markers = line.match(/\[airlock:[^\]]*\]/g) ?? [];
     for (const m of markers)
       expect(m).toMatch(/^\[airlock: \d+ chars (omitted from this line|folded)\]$/);
@@ -290,7 +291,7 @@ describe("regressions, second review", () => {
       ...Array.from({ length: 5000 }, (_, i) => `more ${i}`),
     ];
     const shaped = await shape(lines.join("\n"), { ...plain, maxTokens: 4000 });
-    const out = shaped.text.split("\n");
+    const out = toolLines(shaped.text);
     const at = out.indexOf("ERROR boom");
     expect(out[at - 2]).toBe("filler 5001");
   });
@@ -303,7 +304,7 @@ describe("regressions, second review", () => {
       "z".repeat(20_000),
     ];
     const shaped = await shape(lines.join("\n"), { ...plain, maxTokens: 1000 });
-    const out = shaped.text.split("\n");
+    const out = toolLines(shaped.text);
     const i = out.indexOf("last-short-1");
     expect(i).toBeGreaterThan(0);
     expect(out[i + 1]).toBe("last-short-2");

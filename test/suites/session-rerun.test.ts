@@ -10,14 +10,14 @@ import { describe, expect, it } from "vitest";
 import { AirlockError, createSession, type Shaped } from "../../src/index.js";
 import { LineKeys, lineKey, MAX_LINE_KEYS } from "../../src/pipeline/rerun.js";
 import { buildLog, FAILURE } from "../helpers/builds.js";
-import { parseMarker } from "../helpers/markers.js";
+import { parseMarker, toolLines } from "../helpers/markers.js";
 
 const passing = () => ({ stdout: buildLog(1, false), exitCode: 0 });
 const failing = () => ({ stdout: buildLog(2, true), exitCode: 1 });
 
 /** The re-run line's fields, parsed by the grammar of docs/markers.md. */
 function rerunOf(shaped: Shaped) {
-  for (const line of shaped.text.split("\n")) {
+  for (const line of toolLines(shaped.text)) {
     const inner = /^\[airlock: (.*)\]$/.exec(line)?.[1];
     const parsed = inner === undefined ? undefined : parseMarker(inner);
     if (parsed?.kind === "rerun") {

@@ -2,6 +2,7 @@ import { createMemoryStore, redact, shape } from "agent-airlock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { secretCases } from "../fixtures/secrets.js";
+import { toolLines } from "../helpers/markers.js";
 import {
   bytesOf,
   chunkedStream,
@@ -67,7 +68,7 @@ describe("shape redacts before anything is kept", () => {
     expect(shaped.meta.lines).toBe(lines.length);
     expect(shaped.meta.redactions?.rules).toEqual({ private_key: 1 });
     // The line after the key is where it was.
-    expect(shaped.text.split("\n")[82]).toBe(lines[82]);
+    expect(toolLines(shaped.text)[82]).toBe(lines[82]);
   });
 
   it("a key whose BEGIN line was cut away by the byte cap of an earlier read still fails closed", async () => {
@@ -331,7 +332,7 @@ describe("shape: properties", () => {
     const c = cases.find((x) => x.rule === "private_key");
     if (!c) throw new Error("fixture has a private key case");
     const lines = serviceLog(3000).split("\n");
-    lines.splice(1500, 0, ...c.text.split("\n"));
+    lines.splice(1500, 0, ...toolLines(c.text));
     const shaped = await shape(lines.join("\n"), { maxTokens: 400 });
     // The key's lines stay lines: the summary's total and every gap count the input's lines.
     expect(shaped.text).toContain(` of ${lines.length} lines`);

@@ -12,6 +12,7 @@ import {
   type Shaped,
   shape,
 } from "../../src/index.js";
+import { toolLines } from "../helpers/markers.js";
 import { chunkedStream, o200kCount } from "../helpers/sources.js";
 
 const json = { contentType: "application/json" } as const;
@@ -28,7 +29,7 @@ function hasInvisible(text: string): boolean {
 
 /** The lines between the fence's opening and closing lines. */
 function inner(shaped: Shaped): string[] {
-  return shaped.text.split("\n").slice(1, -1);
+  return toolLines(shaped.text).slice(1, -1);
 }
 
 async function within(shaped: Shaped, maxTokens: number): Promise<void> {

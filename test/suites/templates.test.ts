@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { headerLevel, lineClassifier } from "../../src/keep/evidence.js";
 import { signatureOf, tokensOf, WILD } from "../../src/keep/signature.js";
 import { createTemplateTable } from "../../src/keep/templates.js";
+import { toolLines } from "../helpers/markers.js";
 
 const plain = { untrusted: false } as const;
 
@@ -243,7 +244,7 @@ describe("templates: ranking by value", () => {
       at.set(line + 1, k % 3);
     }
     const shaped = await shape(lines.join("\n"), { ...plain, maxTokens: 400 });
-    const out = shaped.text.split("\n");
+    const out = toolLines(shaped.text);
     for (const word of ["declined", "deadlock", "queue depth"]) {
       expect(
         out.some((l) => l.includes(word)),
@@ -281,7 +282,7 @@ describe("templates: ranking by value", () => {
     for (let k = 1; k < 40; k++)
       lines[12_345 + k * 150] = `ERROR ledger write ${k} failed: deadlock detected`;
     const shaped = await shape(lines.join("\n"), { ...plain, maxTokens: 600 });
-    const out = shaped.text.split("\n");
+    const out = toolLines(shaped.text);
     const shown = new Set(out);
     const countOf = (kind: number) =>
       lines.filter((l, i) => i % 5 === kind && !l.startsWith("ERROR") && !shown.has(l)).length;
@@ -343,7 +344,7 @@ describe("templates: ranking by value", () => {
     expect(cut?.first).toBe(101);
     expect(cut?.last).toBe(101 + 39 * 70);
     expect(cut?.template).toContain("ERROR job <*> failed: timeout");
-    const out = shaped.text.split("\n");
+    const out = toolLines(shaped.text);
     expect(cut?.shown).toBe(out.filter((l) => l.includes(" ERROR job ")).length);
     expect(cut?.lines.length).toBeGreaterThan(0);
     for (const line of cut?.lines ?? []) {
@@ -355,7 +356,7 @@ describe("templates: ranking by value", () => {
 
 /** The records of an envelope's `data:`. */
 function data(shaped: Shaped): Array<{ id: number }> {
-  const lines = shaped.text.split("\n");
+  const lines = toolLines(shaped.text);
   const body = lines.slice(1, -1).join("\n");
   const start = body.indexOf("\ndata: ");
   const rest = body.slice(start + 7);

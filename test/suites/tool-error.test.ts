@@ -8,6 +8,7 @@ import {
   toOpenAIResponses,
 } from "agent-airlock";
 import { describe, expect, it } from "vitest";
+import { toolLines } from "../helpers/markers.js";
 
 /** A Node error as a tool prints it: a host and a port, frames with absolute paths, a config path. */
 const NODE_ERROR = [
@@ -76,7 +77,7 @@ describe("toolError: the output is the tool's error, for every input kind", () =
 
   it("a frame run becomes one <stack> line; the other lines stay", async () => {
     const shaped = await shape(NODE_ERROR, { toolError: true, untrusted: false });
-    expect(shaped.text.split("\n")).toEqual([
+    expect(toolLines(shaped.text)).toEqual([
       "[airlock: the tool reported an error]",
       "Error: connect ECONNREFUSED <host>",
       "<stack>",

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { shape } from "../../../src/index.js";
 import { type PreviewOptions, renderPreview } from "../../../src/preview/index.js";
 import "../../../src/preview/preview.css";
+import { toolLines } from "../../helpers/markers.js";
 
 /**
  * What the preview looks like once Chromium has laid it out, on the browser path (DOMPurify's
@@ -84,7 +85,7 @@ describe("preview layout in Chromium", () => {
     const host = mount(renderPreview(shaped), 4000);
     expect(host.querySelector(".airlock-preview")?.classList).toContain("airlock-preformatted");
     const pre = host.querySelector("pre.airlock-pre") as Element;
-    const textLines = shaped.text.split("\n").length - 2; // without the fence lines
+    const textLines = toolLines(shaped.text).length - 2; // without the fence lines
     expect(textLines).toBeGreaterThan(20);
     expect(renderedLines(pre)).toBe(textLines);
     expect(pre.querySelectorAll(".airlock-marker").length).toBeGreaterThanOrEqual(2);
