@@ -16,6 +16,7 @@ import {
   shape,
 } from "agent-airlock";
 import { describe, expect, it } from "vitest";
+import { createPresenter } from "../../src/fence/present.js";
 import { chunkedStream } from "../helpers/sources.js";
 import {
   base64Lines,
@@ -219,4 +220,35 @@ describe("a YAML block scalar far below its name (review section 4)", () => {
       expect(shaped.text).toContain(last.trim());
     }
   });
+});
+
+describe("the last redaction pass over a numbered layout (marker grammar 3)", () => {
+  // The presenter alone, as the fit calls it: its last pass is the net under every earlier one.
+  const presenter = createPresenter({
+    redact: (text) => redact(text).text,
+    spotlight: "fence",
+    datamark: "",
+    untrusted: false,
+    tool: undefined,
+  });
+  const numbered = (lines: readonly string[], from: number) =>
+    lines.map((l, i) => `${from + i}\t${l}`).join("\n");
+
+  for (const provider of ["openai", "jwt", "github_pat"] as const) {
+    it(`a ${provider} wrapped over numbered lines is judged whole, the numbers kept`, async () => {
+      const parts = wrap(PROVIDERS[provider](11), 40);
+      const shown = (await presenter.present(numbered(parts, 998), true)).text.split("\n");
+      expect(shown).toHaveLength(parts.length);
+      for (const [i, line] of shown.entries()) {
+        expect(line).toBe(`${998 + i}\t${line.split("\t")[1]}`);
+        expect(line, line).toContain("[REDACTED:");
+      }
+    });
+
+    it(`negative control: the same ${provider} read with its numbers, a piece survives`, async () => {
+      const parts = wrap(PROVIDERS[provider](11), 40);
+      const shown = (await presenter.present(numbered(parts, 998), false)).text;
+      expect(parts.some((p) => shown.includes(p))).toBe(true);
+    });
+  }
 });
