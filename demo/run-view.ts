@@ -46,11 +46,11 @@ function el<K extends keyof SVGElementTagNameMap>(
   return node;
 }
 
-/** A round top for the y axis: 1, 2 or 5 times a power of ten, at least `value`. */
+/** A round top for the y axis, at least `value`: a power of ten times one of these, so a quarter of it is round too. */
+const TOPS = [1, 1.2, 1.6, 2, 2.4, 3.2, 4, 6, 8, 10];
 function niceTop(value: number): number {
   const power = 10 ** Math.floor(Math.log10(Math.max(value, 1)));
-  for (const step of [1, 2, 2.5, 5, 10]) if (step * power >= value) return step * power;
-  return 10 * power;
+  return (TOPS.find((step) => step * power >= value) ?? 10) * power;
 }
 
 /**
