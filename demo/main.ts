@@ -8,6 +8,7 @@ import { catalog } from "./catalog.ts";
 import { renderCutMap } from "./cut-map.ts";
 import type { Controls, Source } from "./protocol.ts";
 import { createReadMore } from "./read-more.ts";
+import { createRunPanel } from "./run-panel.ts";
 import {
   renderAdapters,
   renderOutput,
@@ -208,4 +209,5 @@ document.addEventListener("drop", (event) => {
   if (file) openFile(file);
 });
 
+createRunPanel();
 selectSample(ui.sample.value);

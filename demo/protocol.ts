@@ -1,5 +1,12 @@
 /** Messages between the page and the shaping worker. */
-import type { SectionName, Shaped, SpotlightMode, TokenizerName } from "agent-airlock";
+import type {
+  SectionName,
+  SessionLevel,
+  SessionStats,
+  Shaped,
+  SpotlightMode,
+  TokenizerName,
+} from "agent-airlock";
 
 /** Where the input comes from; a `File` crosses to the worker as a handle, not as its bytes. */
 export type Source =
@@ -69,6 +76,46 @@ export interface ReadPage {
   readonly ms: number;
 }
 
+/** Play the generated 40-turn run (run.ts) through a session. */
+export interface RunRequest {
+  readonly type: "run";
+  readonly job: number;
+}
+
+/** One result of the run as it was shaped, before any grading. */
+export interface RunResult {
+  readonly callId: string;
+  readonly tool: string;
+  readonly status: Shaped["status"];
+  /** Its tokens as shaped, whole (what "delete old results" keeps until it clears it). */
+  readonly tokens: number;
+}
+
+/** One result as a turn's model call carried it. `text` indexes `RunData.texts`. */
+export interface RunEntry {
+  readonly callId: string;
+  readonly level: SessionLevel;
+  readonly tokens: number;
+  readonly text: number;
+}
+
+/** The run, turn by turn: what the session gave each model call, and its `stats()`. */
+export interface RunData {
+  readonly ceiling: number;
+  readonly maxTokens: number;
+  readonly keep: number;
+  readonly results: readonly RunResult[];
+  /** Per turn, the session's `view()` at that turn's model call. */
+  readonly views: readonly (readonly RunEntry[])[];
+  /** Each distinct text once (a result's text is the same from turn to turn until it moves). */
+  readonly texts: readonly string[];
+  /** `session.stats()` at the end of the run. */
+  readonly stats: SessionStats;
+  /** Tokens of the placeholder a cleared result leaves. */
+  readonly placeholderTokens: number;
+  readonly ms: number;
+}
+
 export type WorkerReply =
   | {
       readonly type: "progress";
@@ -78,4 +125,6 @@ export type WorkerReply =
     }
   | { readonly type: "done"; readonly job: number; readonly result: ShapeResult }
   | { readonly type: "read-done"; readonly job: number; readonly read: ReadPage }
+  | { readonly type: "run-progress"; readonly job: number; readonly turn: number }
+  | { readonly type: "run-done"; readonly job: number; readonly run: RunData }
   | { readonly type: "failed"; readonly job: number; readonly message: string };

@@ -3,7 +3,7 @@
  * cancelling, terminates the worker and starts a fresh one (a running `shape()` cannot be
  * interrupted from outside, and a terminated worker frees its memory at once).
  */
-import type { Controls, ReadPage, ShapeResult, Source, WorkerReply } from "./protocol.ts";
+import type { Controls, ReadPage, RunData, ShapeResult, Source, WorkerReply } from "./protocol.ts";
 // Vite bundles the worker and gives its URL; the URL is then passed through a Trusted Types
 // policy, since under `require-trusted-types-for 'script'` `new Worker()` takes only a
 // TrustedScriptURL (a plain `new Worker(new URL(…))` would be refused).
@@ -54,10 +54,45 @@ export class ShapingWorker {
 
   /** Shapes `source` under `controls`; a later `run` or `cancel` rejects this one with "cancelled". */
   run(source: Source, controls: Controls, onProgress: (p: Progress) => void): Promise<ShapeResult> {
+    return this.#exclusive<ShapeResult>(
+      (job) => ({ type: "shape", job, source, controls }),
+      (reply, resolve) => {
+        if (reply.type === "progress") {
+          onProgress({
+            bytes: reply.bytes,
+            ...(reply.total !== undefined ? { total: reply.total } : {}),
+          });
+        } else if (reply.type === "done") resolve(reply.result);
+      },
+    );
+  }
+
+  /**
+   * Plays the generated 40-turn run through a session (the run view's data). It is a job like
+   * `run`: a later `run`, `play` or `cancel` rejects it with "cancelled".
+   */
+  play(onTurn: (turn: number) => void): Promise<RunData> {
+    return this.#exclusive<RunData>(
+      (job) => ({ type: "run", job }),
+      (reply, resolve) => {
+        if (reply.type === "run-progress") onTurn(reply.turn);
+        else if (reply.type === "run-done") resolve(reply.run);
+      },
+    );
+  }
+
+  /**
+   * Starts a job that owns the worker (the one a cancel stops): `request` is posted, and each of
+   * the job's replies is given to `onReply` until it resolves, or a "failed" reply rejects it.
+   */
+  #exclusive<T>(
+    request: (job: number) => object,
+    onReply: (reply: WorkerReply, resolve: (value: T) => void) => void,
+  ): Promise<T> {
     if (this.#pending) this.cancel();
     const worker = this.#ensure();
     const job = ++this.#job;
-    return new Promise<ShapeResult>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       this.#pending = { reject };
       const settle = () => {
         worker.removeEventListener("message", onMessage);
@@ -67,18 +102,15 @@ export class ShapingWorker {
       const onMessage = (event: MessageEvent<WorkerReply>) => {
         const reply = event.data;
         if (reply.job !== job) return;
-        if (reply.type === "progress") {
-          onProgress({
-            bytes: reply.bytes,
-            ...(reply.total !== undefined ? { total: reply.total } : {}),
-          });
-        } else if (reply.type === "done") {
-          settle();
-          resolve(reply.result);
-        } else if (reply.type === "failed") {
+        if (reply.type === "failed") {
           settle();
           reject(new Error(reply.message));
+          return;
         }
+        onReply(reply, (value) => {
+          settle();
+          resolve(value);
+        });
       };
       const onError = (event: ErrorEvent) => {
         settle();
@@ -87,7 +119,7 @@ export class ShapingWorker {
       };
       worker.addEventListener("message", onMessage);
       worker.addEventListener("error", onError);
-      worker.postMessage({ type: "shape", job, source, controls });
+      worker.postMessage(request(job));
     });
   }
 

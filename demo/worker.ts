@@ -19,9 +19,11 @@ import {
   toOpenAIResponses,
 } from "agent-airlock";
 import { type Generated, generate } from "./generators.ts";
+import { playRun } from "./play-run.ts";
 import type {
   Controls,
   ReadRequest,
+  RunRequest,
   ShapeRequest,
   ShapeResult,
   Source,
@@ -43,10 +45,15 @@ const store = createMemoryStore({ maxChars: 192 << 20 });
 /** Enough for the 50 MB sample's text. */
 const STORE_MAX_CHARS = 96 << 20;
 
-self.addEventListener("message", (event: MessageEvent<ShapeRequest | ReadRequest>) => {
+self.addEventListener("message", (event: MessageEvent<ShapeRequest | ReadRequest | RunRequest>) => {
   const request = event.data;
-  if (request?.type !== "shape" && request?.type !== "read") return;
-  const work = request.type === "shape" ? run(request) : read(request);
+  if (request?.type !== "shape" && request?.type !== "read" && request?.type !== "run") return;
+  const work =
+    request.type === "shape"
+      ? run(request)
+      : request.type === "read"
+        ? read(request)
+        : play(request);
   work.catch((error: unknown) =>
     post({
       type: "failed",
@@ -55,6 +62,12 @@ self.addEventListener("message", (event: MessageEvent<ShapeRequest | ReadRequest
     }),
   );
 });
+
+/** The 40-turn run of the run view, turn by turn. */
+async function play({ job }: RunRequest): Promise<void> {
+  const data = await playRun((turn) => post({ type: "run-progress", job, turn }));
+  post({ type: "run-done", job, run: data });
+}
 
 /** One reader per set of controls that change pages (budget, tokenizer, fence, redaction). */
 const readers = new Map<string, ResultReader>();

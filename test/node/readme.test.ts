@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import * as openaiProvider from "@ai-sdk/openai";
 import * as sdkClient from "@modelcontextprotocol/sdk/client/index.js";
 import * as sdkStdio from "@modelcontextprotocol/sdk/client/stdio.js";
 import * as sdkServer from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -167,6 +168,8 @@ describe("docs pages", () => {
       // The frameworks the pages show, at the pinned versions (`@openai/agents` re-exports
       // `@openai/agents-core`, which is what is installed here).
       ai,
+      // The provider docs/agent-app.md uses for a real model in the browser.
+      "@ai-sdk/openai": openaiProvider,
       langchain: langchainPackage,
       "@openai/agents": agentsCore,
     };
