@@ -48,7 +48,8 @@ interface Numbered {
 
 /**
  * The content lines of a tool result with their line numbers, counted the way a reader of the
- * text would: from 1, and from one past the end of each `[airlock: omitted … lines A-B]` marker.
+ * text would: from 1, and from one past the end of each `[airlock: omitted … lines A-B]` marker;
+ * or, where the summary says the lines are shown `by number`, the number each line starts with.
  *
  * @example
  * numbered("[airlock: omitted lines 1-41]\nERROR x"); // [{ n: 42, text: "ERROR x" }]
@@ -56,8 +57,14 @@ interface Numbered {
 export function numbered(text: string): Numbered[] {
   const out: Numbered[] = [];
   let next = 1;
+  const byNumber = /^\[airlock: shown \d+ of \d+ lines by number/m.test(text);
   for (const line of text.split("\n")) {
     if (line.startsWith("<untrusted-data") || line.startsWith("</untrusted-data")) continue;
+    const own = byNumber ? /^(\d+)\t(.*)$/.exec(line) : null;
+    if (own) {
+      out.push({ n: Number(own[1]), text: own[2] as string });
+      continue;
+    }
     const gap = /^\[airlock: omitted (?:\w+ )?lines? (\d+)(?:-(\d+))?\]$/.exec(line);
     if (gap) {
       next = Number(gap[2] ?? gap[1]) + 1;
