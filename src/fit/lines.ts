@@ -20,10 +20,11 @@ import {
   join,
   type Layout,
   layout,
+  type Mention,
   type ReadSection,
   sortedUnits,
 } from "../render/lines.js";
-import { type Candidate, isNote, rank, readsAsProse } from "./rank.js";
+import { type Candidate, isNote, isSaid, rank, readsAsProse, type Said } from "./rank.js";
 import { choose, search } from "./search.js";
 import type { ResolvedTokenizer } from "./tokenizer.js";
 
@@ -146,8 +147,10 @@ export async function fitLines(
   ): Layout => {
     const units = new Set<Unit>();
     const noted = new Set<Unit>();
+    const mentions = new Set<Mention>();
     for (const c of chosen) {
       if (isNote(c)) noted.add(c.note);
+      else if (isSaid(c)) mentions.add(c.mention);
       else units.add(c);
     }
     return layout(req.sections, units, {
@@ -158,6 +161,7 @@ export async function fitLines(
       unitsOf: (section) => sorted.get(section) ?? [],
       noted,
       numbered,
+      mentions,
     });
   };
   const cutsOf = (l: Layout): Cut[] => {
@@ -182,20 +186,41 @@ export async function fitLines(
     `${likeThisMarker("stdout", { more: 99_999_999, like: 99_999_999, from: 1, to: 99_999_999, atLeast: false, total: Number.MAX_SAFE_INTEGER })}\n`,
   );
   const unitDelta = gapDelta(sorted, tokensOf, gapCost);
+  // A message is named only while none of its held lines is shown.
+  const sayers = new Map<number, Unit[]>();
+  for (const unit of views.keys()) {
+    if (unit.symptom === undefined) continue;
+    const list = sayers.get(unit.symptom);
+    if (list) list.push(unit);
+    else sayers.set(unit.symptom, [unit]);
+  }
+  const mentionCost = new Map<Mention, number>();
+  for (const m of req.mentions ?? []) mentionCost.set(m, await estimator.count(`${m.text}\n`));
+  const said = (c: Said, shown: ReadonlySet<Candidate>): number | undefined =>
+    sayers.get(c.mention.key)?.some((u) => shown.has(u)) ? undefined : mentionCost.get(c.mention);
   const delta = (c: Candidate, shown: ReadonlySet<Candidate>): number | undefined =>
-    isNote(c) ? (shown.has(c.note) ? noteCost : undefined) : unitDelta(c, shown);
+    isNote(c)
+      ? shown.has(c.note)
+        ? noteCost
+        : undefined
+      : isSaid(c)
+        ? said(c, shown)
+        : unitDelta(c, shown);
   // In a numbered layout a line costs its number and a tab instead of the gaps it opens.
   const numberCost = new Map<Unit, number>();
   for (const unit of views.keys())
     numberCost.set(unit, await estimator.count(numberedLine(unit.index, "")));
   const numberedDelta = (c: Candidate, shown: ReadonlySet<Candidate>): number | undefined =>
-    isNote(c) ? (shown.has(c.note) ? noteCost : undefined) : tokensOf(c) + (numberCost.get(c) ?? 0);
+    isNote(c) || isSaid(c) ? delta(c, shown) : tokensOf(c) + (numberCost.get(c) ?? 0);
   // Lines of prose read as prose, with gaps between paragraphs; a log may number its lines.
   const numberable = req.sections.every((s) => s.kept === undefined || !readsAsProse(s.kept));
-  const costOf = (c: Candidate): number => (isNote(c) ? noteCost : tokensOf(c));
+  const costOf = (c: Candidate): number =>
+    isNote(c) ? noteCost : isSaid(c) ? (mentionCost.get(c.mention) ?? 0) : tokensOf(c);
   const original = new Map(views);
   // Whether the chosen body may need a fence's boundary: some line it can show holds a `<`.
-  const holds = [...views.values()].some((v) => presenter.holdsFence(v.raw));
+  const holds =
+    [...views.values()].some((v) => presenter.holdsFence(v.raw)) ||
+    (req.mentions ?? []).some((m) => presenter.holdsFence(m.text));
 
   for (const next of [req.next, undefined]) {
     const empty = lay([], next);
@@ -212,7 +237,15 @@ export async function fitLines(
     await shortenLongLines(views, max - base, estimator);
     const order = rank(
       req.sections.flatMap((s) =>
-        s.kept ? [{ kept: s.kept, weight: weightOf(s, req.sections) }] : [],
+        s.kept
+          ? [
+              {
+                kept: s.kept,
+                weight: weightOf(s, req.sections),
+                mentions: req.mentions?.filter((m) => m.section === s.name) ?? [],
+              },
+            ]
+          : [],
       ),
       tokensOf,
     );
@@ -230,7 +263,9 @@ export async function fitLines(
       base,
       max,
       total: order.length,
-      costOf: numbered ? (c) => costOf(c) + (isNote(c) ? 0 : (numberCost.get(c) ?? 0)) : costOf,
+      costOf: numbered
+        ? (c) => costOf(c) + (isNote(c) || isSaid(c) ? 0 : (numberCost.get(c) ?? 0))
+        : costOf,
       lastCount: () => lastCount,
       more: (budget) => choose(order, cost, base, budget, true).included,
       attempt: (units, k) => {

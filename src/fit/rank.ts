@@ -8,7 +8,8 @@
  *   3. the block of an error group of every headline template (its headline, the trace or diagnostic under it, the
  *      new lines just above it: `keep/blocks.ts`), the rarer headline first (a failure said
  *      once before one logged on every request), then those with a trace, then first and
- *      last groups before the middle ones;
+ *      last groups before the middle ones; then, for each severe message none of whose
+ *      lines is shown, the one line that names it (the summary's words, issue 29);
  *   4. for each severe line of step 2, a marker counting the other lines like it and where they
  *      are (a repeating template is shown once, with its count: how often an error happened is
  *      worth more than one more rare line);
@@ -21,20 +22,32 @@
  */
 import { blockOf, continuesEvidence } from "../keep/blocks.js";
 import type { Group, Kept, Template, Unit } from "../keep/keeper.js";
+import type { Mention } from "../render/lines.js";
 
 /** A "more lines like this" marker for a shown unit: a candidate of its own, after the unit. */
 export interface Note {
   readonly note: Unit;
 }
 
-export type Candidate = Unit | Note;
+/** A severe message named in one line, in place of its lines (`unshownMarker`). */
+export interface Said {
+  readonly mention: Mention;
+}
+
+export type Candidate = Unit | Note | Said;
 
 export function isNote(c: Candidate): c is Note {
   return "note" in c;
 }
 
+export function isSaid(c: Candidate): c is Said {
+  return "mention" in c;
+}
+
 export interface RankSection {
   readonly kept: Kept;
+  /** Its severe messages that may be named when their lines do not fit, most telling first. */
+  readonly mentions?: readonly Mention[];
   /** Relative share of the budget for this section (stderr gets more than stdout). */
   readonly weight: number;
 }
@@ -284,6 +297,9 @@ export function rank(
   }
   blocks.sort((a, b) => a.count - b.count || Number(b.traced) - Number(a.traced));
   for (const b of blocks) for (const u of b.units) push(u);
+  // What the summary says of a severe message none of whose lines fitted: one line, after every
+  // severe line and failure block had its turn (it never takes their room).
+  for (const s of sections) for (const mention of s.mentions ?? []) push({ mention });
   for (const p of severe) push(p.unit);
   for (const p of severe) note(p.unit, p.t);
   for (const p of rare) push(p.unit);

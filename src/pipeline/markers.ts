@@ -15,6 +15,7 @@ export const MARKER_GRAMMAR = 3;
  *   [airlock: previous line repeated 99998 more times]
  *   [airlock: 312 more lines like line 1203, lines 1204-8991]   (a repeating event, after its run)
  *   [airlock: 66848 more lines like lines 66938-66942]   (several, after their run; no span over half)
+ *   [airlock: 13 error lines not shown, lines 186-1881: <message>]   (a severe message unshown)
  *   [airlock: 1048000 chars omitted from this line]          (inside a line)
  *   [airlock: 300 chars folded]                               (inside a line, a run of one character class)
  *   [airlock: read stopped at maxBytes (268435456); the rest was not read]
@@ -108,6 +109,28 @@ export function likeTheseMarker(section: SectionName, notes: readonly LikeThis[]
   }
   return `[airlock: ${atLeast ? "at least " : ""}${more} more ${scope(section)}lines like lines ${ranges.join(", ")}${spanOf({ from, to, total })}]`;
 }
+
+/**
+ * A severe message none of whose lines is shown (the summary's words for it, issue 29): how many
+ * lines say it, at what level, where they lie, and the message itself, past its header, with its
+ * varying words as `*` (tool text, redacted, one line, no brackets):
+ *
+ *   [airlock: 13 error lines not shown, lines 186-1881: Error returned from iconservicesagent: (null)]
+ */
+export function unshownMarker(
+  section: SectionName,
+  n: { count: number; severity: "fatal" | "error" | "warning"; first: number; last: number },
+  message: string,
+): string {
+  const lines = `line${n.count === 1 ? "" : "s"}`;
+  const where = n.first === n.last ? `line ${n.first}` : `lines ${n.first}-${n.last}`;
+  // A redaction reads `(REDACTED:rule)` inside a marker, whose own brackets it may not hold.
+  const said = oneLine(message.replace(/\[(REDACTED:[\w.-]+)\]/g, "($1)"), MENTION_CHARS);
+  return `[airlock: ${n.count} ${scope(section)}${n.severity} ${lines} not shown, ${where}: ${said}]`;
+}
+
+/** Characters of a message an `unshownMarker` shows at most. */
+export const MENTION_CHARS = 120;
 
 export function repeatMarker(times: number): string {
   return `[airlock: previous line repeated ${times} more time${times === 1 ? "" : "s"}]`;

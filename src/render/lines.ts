@@ -42,6 +42,20 @@ export interface ReadSection {
   };
 }
 
+/**
+ * A severe message of a section that the fit may name in one line when none of its lines is
+ * shown (`unshownMarker`): the summary's words for evidence that did not fit.
+ */
+export interface Mention {
+  readonly section: SectionName;
+  /** The message's key: the units that say it carry it (`Unit.symptom`). */
+  readonly key: number;
+  /** The marker, written. */
+  readonly text: string;
+  readonly severity: number;
+  readonly count: number;
+}
+
 /** The hint of the closing summary, or how to write it from the layout's first gap. */
 export type NextHint = string | ((firstGap: Extract<Cut, { kind: "lines" }> | undefined) => string);
 
@@ -79,6 +93,8 @@ export interface LayoutContext {
    * section that shows no line still has its one gap marker.
    */
   readonly numbered?: boolean;
+  /** Severe messages to name at the end of their section, when none of their lines is shown. */
+  readonly mentions?: ReadonlySet<Mention>;
 }
 
 /**
@@ -191,6 +207,7 @@ export function layout(
       if (!numbered) pieces.push({ marker: gapMarker(section.name, next, kept.lines) });
       cuts.push(lineCut(section.name, next, kept.lines, kept.lines));
     }
+    if (ctx.mentions && ctx.mentions.size > 0) mention(section, units);
     if (section.capped) {
       pieces.push({ marker: capMarker(ctx.maxBytes) });
       cuts.push({ kind: "bytes", section: section.name, at: section.bytes, limit: ctx.maxBytes });
@@ -212,6 +229,15 @@ export function layout(
       section: section.name,
       ...(section.lost.bytes !== undefined ? { bytes: section.lost.bytes } : {}),
     });
+  }
+
+  /** The chosen mentions of a section whose message no shown line says. */
+  function mention(section: ReadSection, units: readonly Unit[]): void {
+    const said = new Set<number>();
+    for (const u of units) if (u.symptom !== undefined) said.add(u.symptom);
+    for (const m of ctx.mentions ?? []) {
+      if (m.section === section.name && !said.has(m.key)) pieces.push({ marker: m.text });
+    }
   }
 
   function stop(section: ReadSection): void {
@@ -382,4 +408,6 @@ export interface FitRequest {
   readonly next: NextHint;
   /** The most characters the keeper holds; a verbatim text longer than this is never counted. */
   readonly capacity: number;
+  /** Severe messages the fit may name when none of their lines fits (most telling first). */
+  readonly mentions?: readonly Mention[];
 }

@@ -9,14 +9,17 @@ import { type RunFacts, shownSections } from "../pipeline/facts.js";
 import {
   commandHeader,
   httpHeader,
+  MENTION_CHARS,
   rerunMarker,
   safeName,
   toolErrorMarker,
+  unshownMarker,
 } from "../pipeline/markers.js";
+import { maskMessage, messageOf } from "../pipeline/message.js";
 import { firstPageHint, linesArgs } from "../pipeline/read-back.js";
 import type { RunContext, Stage } from "../pipeline/run.js";
 import type { RecordsDraft, RecordsRenderOptions } from "./draft.js";
-import type { FitRequest, NextHint, ReadSection } from "./lines.js";
+import type { FitRequest, Mention, NextHint, ReadSection } from "./lines.js";
 
 export interface RenderOptions {
   readonly maxTokens: number;
@@ -145,6 +148,7 @@ function linesRequest(kept: KeptInput, ctx: RunContext, o: RenderOptions): FitRe
   const rerun = rerunLine(kept, ctx);
   if (rerun !== undefined) header.push(rerun);
   if (o.toolError) header.unshift(toolErrorMarker());
+  const mentions = mentionsOf(kept, o.records.clean);
   return {
     sections: readSections(kept, facts),
     header,
@@ -153,7 +157,44 @@ function linesRequest(kept: KeptInput, ctx: RunContext, o: RenderOptions): FitRe
     maxBytes: o.maxBytes,
     next: hintOf(facts, o.next),
     capacity: o.capacity,
+    ...(mentions.length > 0 ? { mentions } : {}),
   };
+}
+
+/** Severe messages a result may name when their lines do not fit, per section, at most. */
+const MAX_MENTIONS = 24;
+const LEVEL = ["warning", "warning", "error", "fatal"] as const;
+
+/**
+ * The severe messages of each section as lines the fit may show in their place: the most severe
+ * first, then the most frequent. Each message is made from its first line once redacted (as
+ * `meta.summary` makes it), past its header, its varying words `*`.
+ */
+function mentionsOf(kept: KeptInput, clean: (text: string, max?: number) => string): Mention[] {
+  const out: Mention[] = [];
+  for (const { name, kept: k } of kept.sections) {
+    const entries = [...(k.symptoms?.entries.values() ?? [])];
+    entries.sort((a, b) => b.severity - a.severity || b.count - a.count || a.first - b.first);
+    for (const e of entries.slice(0, MAX_MENTIONS)) {
+      const line = clean(e.line, 4 * MENTION_CHARS);
+      // Its varying words read `*` here (a `<` would cost the text a fence boundary).
+      const message = maskMessage(line.slice(messageOf(line).at)).replaceAll("<*>", "*").trim();
+      if (message === "") continue;
+      const severity = LEVEL[e.severity] ?? "warning";
+      out.push({
+        section: name,
+        key: e.key,
+        text: unshownMarker(
+          name,
+          { count: e.count, severity, first: e.first, last: e.last },
+          message,
+        ),
+        severity: e.severity,
+        count: e.count,
+      });
+    }
+  }
+  return out;
 }
 
 /** A re-run's line under the header: its lines as before and new, over every section. */

@@ -17,6 +17,12 @@ const RULES: ReadonlyArray<readonly [string, RegExp]> = [
       `^(at least )?(\\d+) more ${SECTION}lines? like lines? ([\\d, -]+?)(?:, lines? (\\d+)(?:-(\\d+))?)?$`,
     ),
   ],
+  [
+    "unshown",
+    new RegExp(
+      `^(\\d+) ${SECTION}(fatal|error|warning) lines? not shown, lines? (\\d+)(?:-(\\d+))?: (.+)$`,
+    ),
+  ],
   ["cap", /^read stopped at maxBytes \((\d+)\); the rest was not read$/],
   [
     "binary",

@@ -62,6 +62,13 @@ describe("the marker grammar", () => {
     ];
     const kinds = new Set<string>();
     const layouts = new Set<string>();
+    // Many error messages far apart, each on a few lines: some are named, not shown.
+    const named = [...log];
+    for (let k = 0; k < 40; k++)
+      for (let j = 0; j < 3; j++)
+        named[300 + k * 400 + j * 97] =
+          `2026-11-30T11:00:00.000Z ERROR queue ${"abcdefghijklmnopqrstuvwxyz"[k % 26]}${"xyz"[Math.floor(k / 26)]} unreachable (code ${j})`;
+    inputs.push(["named", named.join("\n"), 700]);
     for (const [name, input, maxTokens] of inputs) {
       const shaped = await shape(input as never, { maxTokens });
       for (const inner of markersIn(shaped.text)) {
@@ -138,6 +145,7 @@ describe("the marker grammar", () => {
     }
     for (const kind of [
       "rerun",
+      "unshown",
       "earlier",
       "folded",
       "gap",

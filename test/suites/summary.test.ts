@@ -7,7 +7,9 @@
  * severe line that is never shown must not reach `meta` through the summary.
  */
 import { describe, expect, it } from "vitest";
-import { type ShapeSummary, shape } from "../../src/index.js";
+import { redact, type ShapeSummary, shape } from "../../src/index.js";
+import { toolLines } from "../helpers/markers.js";
+import { PROVIDERS } from "../helpers/wrapped.js";
 
 const stamp = (i: number) =>
   `2026-12-06T${String(8 + Math.floor(i / 3600)).padStart(2, "0")}:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z`;
@@ -132,5 +134,93 @@ describe("meta.summary", () => {
     const meta = JSON.stringify(shaped.meta);
     for (const secret of [...secrets, "abcdefghijklmnopqrstuvwxyzABCDEFGH"])
       expect(meta).not.toContain(secret.slice(4, 20));
+  });
+});
+
+describe("the summary in the text: a severe message none of whose lines fits is named", () => {
+  // Names without a digit (a word with one is a varying word, masked).
+  const NAMES = Array.from(
+    { length: 30 },
+    (_, k) =>
+      `step${String.fromCharCode(97 + (k % 26))}${String.fromCharCode(97 + Math.floor(k / 26))}`,
+  );
+
+  /** 8,000 quiet lines and 30 error messages, each on `5 + k` lines spread over the log. */
+  function many(): { text: string; truth: Map<string, number[]> } {
+    const lines = Array.from(
+      { length: 8000 },
+      (_, i) =>
+        `${stamp(i)} web-${i % 4} api[${100 + (i % 9)}]: GET /v1/items/${i} 200 ${i % 90}ms`,
+    );
+    const truth = new Map<string, number[]>();
+    const nouns = ["ledger", "cache", "queue", "socket", "index", "billing"];
+    const taken = new Set<number>();
+    for (let k = 0; k < 30; k++) {
+      const what = `${nouns[k % 6]} ${NAMES[k]} failed`;
+      const at: number[] = [];
+      for (let j = 0; j < 5 + k; j++) {
+        const n = 200 + ((k * 257 + j * 613) % 7700);
+        if (taken.has(n)) continue;
+        taken.add(n);
+        lines[n - 1] = `${stamp(n - 1)} svc-${k} worker[${j}]: ERROR ${what}: code ${k * 100 + j}`;
+        at.push(n);
+      }
+      truth.set(
+        what,
+        at.sort((a, b) => a - b),
+      );
+    }
+    return { text: lines.join("\n"), truth };
+  }
+
+  it("with its exact count and span, never beside a line of its own, within the budget", async () => {
+    const { text, truth } = many();
+    const shaped = await shape(text, { maxTokens: 1500 });
+    expect(shaped.meta.tokens).toBeLessThanOrEqual(1500);
+    const mentions = [
+      ...shaped.text.matchAll(
+        /^\[airlock: (\d+) error lines? not shown, lines? (\d+)(?:-(\d+))?: ERROR (.+?): code \*\]$/gm,
+      ),
+    ];
+    expect(mentions.length).toBeGreaterThan(5);
+    const lines = toolLines(shaped.text).filter((l) => !l.startsWith("[airlock: "));
+    for (const m of mentions) {
+      const at = truth.get(m[4] as string);
+      expect(at, m[0]).toBeDefined();
+      expect(Number(m[1]), m[0]).toBe(at?.length);
+      expect(Number(m[2]), m[0]).toBe(at?.[0]);
+      expect(Number(m[3] ?? m[2]), m[0]).toBe(at?.at(-1));
+      // None of its lines is shown.
+      expect(lines.some((l) => l.includes(`ERROR ${m[4]}:`))).toBe(false);
+    }
+    // Negative control: a message with a shown line is not named.
+    const shown = [...truth.keys()].filter((w) => lines.some((l) => l.includes(`ERROR ${w}:`)));
+    expect(shown.length).toBeGreaterThan(0);
+    for (const w of shown) expect(mentions.some((m) => m[4] === w)).toBe(false);
+    // The names say nothing meta.summary does not: the same counts, as its open symptoms.
+    for (const m of mentions) {
+      const s = shaped.meta.summary?.symptoms.find((x) => x.text.includes(`${m[4]}:`));
+      expect(s?.count, m[0]).toBe(Number(m[1]));
+      expect(s?.shown, m[0]).toBe(0);
+    }
+  });
+
+  it("a secret in an unshown message is named redacted", async () => {
+    const { text } = many();
+    // Every error line carries a credential: whatever is named, its message held one. (Of
+    // letters only: a word with a digit or a `=` is a varying word, and names mask it.)
+    const secret = "correcthorsebatterystaple";
+    const leaky = text.replaceAll(": code ", `: Authorization: Bearer ${secret} code `);
+    expect(redact(leaky).text).not.toContain(secret);
+    const shaped = await shape(leaky, { maxTokens: 1500 });
+    const named = shaped.text.split("\n").filter((l) => l.includes(" not shown, "));
+    expect(named.length).toBeGreaterThan(5);
+    for (const line of named) expect(line).toMatch(/Bearer \(REDACTED:\w+\) code \*\]$/);
+    expect(shaped.text).not.toContain(secret);
+    // Negative control: with redaction off, the names carry it.
+    const raw = await shape(leaky, { maxTokens: 1500, redact: false });
+    expect(raw.text.split("\n").some((l) => l.includes(" not shown, ") && l.includes(secret))).toBe(
+      true,
+    );
   });
 });
