@@ -178,7 +178,9 @@ function mentionsOf(kept: KeptInput, clean: (text: string, max?: number) => stri
     for (const e of entries.slice(0, MAX_MENTIONS)) {
       const line = clean(e.line, 4 * MENTION_CHARS);
       // Its varying words read `*` here (a `<` would cost the text a fence boundary).
-      const message = maskMessage(line.slice(messageOf(line).at)).replaceAll("<*>", "*").trim();
+      const message = maskMessage(line.slice(messageOf(line).at))
+        .replaceAll("<*>", "*")
+        .trim();
       if (message === "") continue;
       const severity = LEVEL[e.severity] ?? "warning";
       out.push({

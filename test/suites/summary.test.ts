@@ -9,7 +9,6 @@
 import { describe, expect, it } from "vitest";
 import { redact, type ShapeSummary, shape } from "../../src/index.js";
 import { toolLines } from "../helpers/markers.js";
-import { PROVIDERS } from "../helpers/wrapped.js";
 
 const stamp = (i: number) =>
   `2026-12-06T${String(8 + Math.floor(i / 3600)).padStart(2, "0")}:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z`;
