@@ -30,6 +30,7 @@ export {
   type SpotlightMode,
   spotlightInstruction,
 } from "./fence/spotlight.js";
+export type { HopStatus, SummarizeInput, Summarizer } from "./fit/hop.js";
 export type { TokenCounter, TokenizerName } from "./fit/tokenizer.js";
 export type { HtmlInput, HtmlText, HtmlToTextOptions } from "./html/html-to-text.js";
 export { htmlToText } from "./html/index.js";
@@ -107,7 +108,6 @@ export {
 } from "./redact/redact.js";
 export type { SecretRule } from "./redact/rules.js";
 export type { EnvelopeMode } from "./render/envelope.js";
-export type { SummarizeInput, Summarizer } from "./render/records.js";
 export { type AllocateOptions, allocate } from "./round/allocate.js";
 export {
   type Ceiling,

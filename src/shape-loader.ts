@@ -17,13 +17,16 @@ export interface RunStart {
   readonly started: number;
   /** A session's re-run of a command (`key`): what it is shaped against. */
   readonly rerun?: Rerun;
+  /** The call's abort signal (`abortSignal`), for what runs after the read (a summariser). */
+  readonly signal?: AbortSignal;
 }
 
 /** The loaded pipeline of one set of compiled options. */
 export interface BuiltShaper {
   readonly maxTokens: number;
   prepare(input: IntakeInput, start: RunStart): Promise<Prepared>;
-  finish(prepared: Prepared, maxTokens?: number): Promise<Shaped>;
+  /** `hop: false` fits without the model hop (a round's first measure, a session's re-fit). */
+  finish(prepared: Prepared, maxTokens?: number, hop?: boolean): Promise<Shaped>;
 }
 
 export type Loader = () => Promise<BuiltShaper>;

@@ -8,6 +8,7 @@ import { createContractStage } from "./contract/stage.js";
 import { createDecode } from "./decode/stage.js";
 import { type FenceForm, formFor } from "./fence/fence.js";
 import { createPresenter } from "./fence/present.js";
+import { runHop } from "./fit/hop.js";
 import { outcomeOf } from "./fit/outcome.js";
 import { createFit } from "./fit/stage.js";
 import { withinBudget } from "./fit/summary.js";
@@ -19,8 +20,11 @@ import { metaOptions, sliceOptions } from "./options/slices.js";
 import { createFacts } from "./pipeline/facts.js";
 import { buildShaped } from "./pipeline/meta.js";
 import { pipeline, type RunContext } from "./pipeline/run.js";
+import type { Shaped, ShapedMeta } from "./pipeline/shaped.js";
+import { utf8Length } from "./pipeline/text.js";
 import { createRedactStage } from "./redact/stage.js";
 import { createRender } from "./render/stage.js";
+import type { Prepared } from "./shape.js";
 import type { BuiltShaper } from "./shape-loader.js";
 import { createStoreStage, tapsOf } from "./store/stage.js";
 import { encodeCursor } from "./store/store.js";
@@ -53,21 +57,81 @@ export function buildShaper(o: CompiledOptions): BuiltShaper {
   // telemetry (its "before" is then estimated).
   const bound = o.tokenCount === "bound" && typeof o.tokenizer === "string";
   const proof = bound ? { bound: o.tokenizer as string } : {};
-  const back = (maxTokens: number) =>
+  const back = (maxTokens: number, generated?: readonly string[]) =>
     pipeline<KeptInput>()
       .pipe(
         createRender({
           ...slices.render,
           maxTokens,
-          records: { ...slices.render.records, maxTokens, clean: redact.clean, cursor },
+          ...(generated ? { generated } : {}),
+          records: {
+            ...slices.render.records,
+            maxTokens,
+            clean: redact.clean,
+            cursor,
+            ...(generated ? { generated: generated.join("\n") } : {}),
+          },
         }),
       )
       .pipe(createFit({ tokenizer, presenter: presenter(formFor(maxTokens)), ...proof }));
   const full = back(o.maxTokens);
   const meta = metaOptions(o, redact.clean, cursor);
+  // The summariser's answers, by the digest of what it read (`fit/hop.ts`).
+  const answers = new Map<string, string>();
+  /** Fits the kept result within `budget`, with a host model's summary when one is given. */
+  const fitAt = async (prepared: Prepared, budget: number, generated?: readonly string[]) => {
+    const { kept, ctx } = prepared;
+    const fit = async () =>
+      outcomeOf(
+        await (budget === o.maxTokens && !generated ? full : back(budget, generated)).run(
+          kept,
+          ctx,
+        ),
+      );
+    const outcome = await withinBudget(fit, kept, ctx.facts, budget, o.maxBytes, tokenizer);
+    return buildShaped(ctx.facts, outcome, { ...meta, maxTokens: budget });
+  };
+  /**
+   * The model hop: the summariser reads the cut result as shaped, and the result is fitted again
+   * with its answer; an answer that would cost the text evidence it showed, or a hop that fails,
+   * leaves the result as it was (`meta.hop` says which).
+   */
+  async function withHop(shaped: Shaped, prepared: Prepared, budget: number): Promise<Shaped> {
+    const m = shaped.meta;
+    const summarize = o.summarize as NonNullable<typeof o.summarize>;
+    const counter = bound ? undefined : await tokenizer().catch(() => undefined);
+    const count = async (text: string) => (counter ? counter.count(text) : utf8Length(text));
+    const hop = await runHop(
+      {
+        kind: m.records ? "records" : "lines",
+        text: shaped.text,
+        ...(m.summary ? { summary: m.summary } : {}),
+        ...(m.records ? { records: m.records.total } : { lines: m.lines }),
+        shown: m.records ? m.records.shown : m.sections.reduce((n, s) => n + s.keptLines, 0),
+        ...(m.tool !== undefined ? { tool: m.tool } : {}),
+      },
+      {
+        summarize,
+        maxSummaryTokens:
+          o.maxSummaryTokens ?? Math.max(32, Math.min(300, Math.floor(budget * 0.15))),
+        timeoutMs: o.summaryTimeoutMs,
+        clean: (text) => redact.clean(text),
+        count,
+        cache: answers,
+        ...(o.store ? { store: o.store } : {}),
+        ...(prepared.signal ? { signal: prepared.signal } : {}),
+      },
+    );
+    if (hop.lines === undefined) return withHopMeta(shaped, { status: hop.status });
+    const again = await fitAt(prepared, budget, hop.lines);
+    if (evidenceShown(again) < evidenceShown(shaped))
+      return withHopMeta(shaped, { status: "no-room" });
+    return withHopMeta(again, { status: hop.status, lines: hop.lines.length });
+  }
+
   return {
     maxTokens: o.maxTokens,
-    async prepare(input, { stopper, started, rerun }) {
+    async prepare(input, { stopper, started, rerun, signal }) {
       const ctx: RunContext = {
         facts: createFacts(),
         sample: createSample(),
@@ -85,19 +149,28 @@ export function buildShaper(o: CompiledOptions): BuiltShaper {
           bound ? undefined : tokenizer,
           typeof o.tokenizer === "string",
         );
-        return { kept, ctx, before, started };
+        return { kept, ctx, before, started, ...(signal ? { signal } : {}) };
       } finally {
         stopper?.dispose();
       }
     },
-    async finish(prepared, maxTokens = o.maxTokens) {
-      const { kept, ctx } = prepared;
+    async finish(prepared, maxTokens = o.maxTokens, hop = true) {
       const budget = Math.min(maxTokens, o.maxTokens);
-      const fit = async () =>
-        outcomeOf(await (budget === o.maxTokens ? full : back(budget)).run(kept, ctx));
-      const outcome = await withinBudget(fit, kept, ctx.facts, budget, o.maxBytes, tokenizer);
-      const shaped = await buildShaped(ctx.facts, outcome, { ...meta, maxTokens: budget });
-      return withTelemetry(shaped, prepared);
+      const shaped = await fitAt(prepared, budget);
+      if (!hop || o.summarize === undefined || !shaped.meta.truncated)
+        return withTelemetry(shaped, prepared);
+      return withTelemetry(await withHop(shaped, prepared, budget), prepared);
     },
   };
+}
+
+/** Evidence the text shows: error and warning lines, or error records. */
+function evidenceShown(shaped: Shaped): number {
+  const m = shaped.meta;
+  if (m.records) return m.records.evidenceShown ?? m.records.errorsShown;
+  return m.sections.reduce((n, s) => n + s.keptEvidenceLines, 0);
+}
+
+function withHopMeta(shaped: Shaped, hop: ShapedMeta["hop"]): Shaped {
+  return { ...shaped, meta: { ...shaped.meta, hop } };
 }

@@ -63,19 +63,22 @@ export function createRoundShaper(options: RoundOptions): RoundShaper {
     const failed = settled.find((r) => r.status === "rejected");
     if (failed) throw failed.reason;
     const prepared = settled.map((r) => (r as PromiseFulfilledResult<Prepared>).value);
+    // Measured without a summariser's hop: it is asked once, at the result's final share.
     const alone = await forRound(
-      await Promise.all(prepared.map((p, i) => at(shapers, i).finish(p))),
+      await Promise.all(prepared.map((p, i) => at(shapers, i).finish(p, undefined, false))),
       maxRoundTokens,
     );
     const needs = alone.map((s) => tokensOf(s.meta));
     const shares = allocate(needs, maxRoundTokens, { min: MIN_SHARE });
     const fitted = await Promise.all(
-      alone.map(async (s, i) =>
-        (shares[i] as number) >= (needs[i] as number)
-          ? s
-          : ((await withinShare(s, shares[i] as number)) ??
-            at(shapers, i).finish(prepared[i] as Prepared, shares[i])),
-      ),
+      alone.map(async (s, i) => {
+        const shaper = at(shapers, i);
+        const p = prepared[i] as Prepared;
+        const share = shares[i] as number;
+        const fits = share >= (needs[i] as number);
+        if (shaper.summarizes && s.meta.truncated) return shaper.finish(p, share);
+        return fits ? s : ((await withinShare(s, share)) ?? shaper.finish(p, share));
+      }),
     );
     return fitted.map((s, i) =>
       at(shapers, i).report(

@@ -190,7 +190,8 @@ export function createSession(options: SessionOptions): Session {
       rerun,
     );
     const shaped = shaper.report(await shaper.finish(prepared, budget));
-    const refit = (share: number) => shaper.finish(prepared, share);
+    // A re-fit of an older result asks no summariser again.
+    const refit = (share: number) => shaper.finish(prepared, share, false);
     const tool = safeName(shaped.meta.tool, "");
     const entry: Entry = {
       callId,

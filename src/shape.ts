@@ -31,19 +31,27 @@ export interface Prepared {
   /** The input's size before shaping, and when reading began (for `meta.telemetry`). */
   readonly before: Before;
   readonly started: number;
+  /** The call's own abort signal: a summariser's hop stops with it too. */
+  readonly signal?: AbortSignal;
 }
 
 /** The pipeline in two halves: keep (everything the budget does not decide), then fit. */
 export interface CompiledShaper {
   readonly maxTokens: number;
+  /** A host summariser is set (`summarize`): a cut result's final fit asks it. */
+  readonly summarizes: boolean;
   /**
    * intake → decode → contract → redact → keep → store: memory O(maxTokens), not O(input). Live
    * streams are attached before it returns (see `fromProcess`).
    */
   prepare(input: ShapeInput, call?: CallOptions, rerun?: Rerun): Promise<Prepared>;
   // (`rerun` is a session's, from `createRerun`: what a re-run of a command is read against.)
-  /** render → fit → meta within `maxTokens` (at most the budget it was prepared for); may run again. */
-  finish(prepared: Prepared, maxTokens?: number): Promise<Shaped>;
+  /**
+   * render → fit → meta within `maxTokens` (at most the budget it was prepared for); may run
+   * again. With `summarize`, a cut result's summary is asked for unless `hop` is false (a fit
+   * that only measures, or a re-fit of an older result).
+   */
+  finish(prepared: Prepared, maxTokens?: number, hop?: boolean): Promise<Shaped>;
   /** Hands the final result's telemetry to `onShaped`, once per call. */
   report(shaped: Shaped): Shaped;
 }
@@ -65,6 +73,7 @@ export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
   const preparedBy = new WeakMap<Prepared, Loader>();
   return {
     maxTokens: o.maxTokens,
+    summarizes: o.summarize !== undefined,
     prepare(input, call, rerun) {
       let stopper: Stopper | undefined;
       try {
@@ -80,6 +89,7 @@ export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
           stopper,
           started: performance.now(),
           ...(rerun !== undefined ? { rerun } : {}),
+          ...(c.abortSignal !== undefined ? { signal: c.abortSignal } : {}),
         };
         const attached = attachInput(input, Math.min(READ_AHEAD_BYTES, c.maxBytes));
         return load().then(
@@ -100,8 +110,8 @@ export function compileShaper(options: ShapeOptions = {}): CompiledShaper {
         return Promise.reject(cause);
       }
     },
-    finish: async (prepared, maxTokens) =>
-      (await (preparedBy.get(prepared) ?? base)()).finish(prepared, maxTokens),
+    finish: async (prepared, maxTokens, hop) =>
+      (await (preparedBy.get(prepared) ?? base)()).finish(prepared, maxTokens, hop),
     report: (shaped) => report(shaped, o.onShaped),
   };
 }

@@ -25,3 +25,10 @@ export function abortSignalOf(signal: unknown): AbortSignal | undefined {
   if (!ok) fail("abortSignal must be an AbortSignal");
   return signal as AbortSignal;
 }
+
+/** A timer's delay: a positive integer a timer can hold (2^31 - 1 ms; more fires at once). */
+export function timerMs(name: string, value: unknown, fallback: number): number {
+  const ms = positiveInteger(name, value, fallback);
+  if (ms > 2 ** 31 - 1) fail(`${name} must be at most ${2 ** 31 - 1} (got ${ms})`);
+  return ms;
+}

@@ -4,6 +4,7 @@ import { DEFAULT_STRUCTURED_LIMITS, type StructuredLimits } from "../decode/limi
 import { shortenLongRuns } from "../decode/normalize.js";
 import { applySpotlight, DEFAULT_DATAMARK, type SpotlightMode } from "../fence/spotlight.js";
 import { ENCODINGS } from "../fit/encodings/all.js";
+import type { Summarizer } from "../fit/hop.js";
 import type { TokenCounter, TokenizerName } from "../fit/tokenizer.js";
 import {
   type CommandOutput,
@@ -18,9 +19,8 @@ import type { FingerprintKey } from "../redact/fingerprint.js";
 import { type RedactorLoader, redactorLoader } from "../redact/load.js";
 import type { RedactOptions } from "../redact/redact.js";
 import type { EnvelopeMode } from "../render/envelope.js";
-import type { Summarizer } from "../render/records.js";
 import type { ResultStore } from "../store/store.js";
-import { abortSignalOf, fail, positiveInteger } from "./checks.js";
+import { abortSignalOf, fail, positiveInteger, timerMs } from "./checks.js";
 import {
   CALL_OPTIONS,
   CONTRACT_OPTIONS,
@@ -129,8 +129,15 @@ export interface ShapeOptions {
   readonly storeMaxChars?: number;
   /** The tool's response contract: schemas and invariants. A violation yields a metadata-only error result. */
   readonly contract?: ContractOptions;
-  /** A host summariser (a small model, say) for records that do not fit; its text is marked generated and untrusted. */
+  /**
+   * A host summariser (a small model) for a cut result: it reads the shaped text, never the raw
+   * input; its answer is shown in the fence as a model's words (`meta.hop` says how it went).
+   */
   readonly summarize?: Summarizer;
+  /** Tokens the summariser's answer may take. Default 15% of `maxTokens`, from 32 to 300. */
+  readonly maxSummaryTokens?: number;
+  /** Milliseconds the summariser has before it is aborted and its answer dropped. Default 15,000. */
+  readonly summaryTimeoutMs?: number;
   /**
    * Called with the facts of every call (`meta.telemetry`: sizes before and after, cuts,
    * evidence, redactions by rule, milliseconds), numbers only: no tool text, no secret. It is
@@ -192,6 +199,9 @@ export interface CompiledOptions {
   readonly storeMaxChars: number;
   readonly contract: ContractOptions | undefined;
   readonly summarize: Summarizer | undefined;
+  /** Tokens of a summariser's answer; undefined: by the budget of each call. */
+  readonly maxSummaryTokens: number | undefined;
+  readonly summaryTimeoutMs: number;
   /** Characters of records the keeper holds: a few budgets' worth. */
   readonly capacity: number;
   /** The `next` hint for records. */
@@ -401,6 +411,11 @@ function structured(options: ShapeOptions) {
     storeMaxChars: positiveInteger("storeMaxChars", options.storeMaxChars, 32 << 20),
     contract: options.contract,
     summarize: options.summarize,
+    maxSummaryTokens:
+      options.maxSummaryTokens === undefined
+        ? undefined
+        : positiveInteger("maxSummaryTokens", options.maxSummaryTokens, 1),
+    summaryTimeoutMs: timerMs("summaryTimeoutMs", options.summaryTimeoutMs, 15_000),
     recordsNext: hintOf(options.next ?? DEFAULT_RECORDS_NEXT),
   };
 }

@@ -38,6 +38,8 @@ export const SHAPE_OPTIONS = {
   storeMaxChars: true,
   contract: true,
   summarize: true,
+  maxSummaryTokens: true,
+  summaryTimeoutMs: true,
   onShaped: true,
   abortSignal: true,
   timeoutMs: true,

@@ -110,7 +110,6 @@ export function sliceOptions(o: CompiledOptions): Slices {
         next: o.recordsNext,
         storing: o.store !== undefined,
         tool: o.tool,
-        summarize: o.summarize,
       },
     },
   };

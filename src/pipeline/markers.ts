@@ -132,6 +132,16 @@ export function unshownMarker(
 /** Characters of a message an `unshownMarker` shows at most. */
 export const MENTION_CHARS = 120;
 
+/**
+ * Above a host model's summary of a cut result (`summarize`): its words follow, `lines` lines of
+ * them, inside the fence like the tool's (the model read only what the text shows):
+ *
+ *   [airlock: 3 lines by the host's model, summarising what is shown here; not the tool's words]
+ */
+export function hopLabel(lines: number): string {
+  return `[airlock: ${lines} line${lines === 1 ? "" : "s"} by the host's model, summarising what is shown here; not the tool's words]`;
+}
+
 export function repeatMarker(times: number): string {
   return `[airlock: previous line repeated ${times} more time${times === 1 ? "" : "s"}]`;
 }

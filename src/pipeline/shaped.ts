@@ -137,6 +137,8 @@ export interface ShapedMeta {
   readonly tokenizer: string;
   /** True when anything was left out of `text`. */
   readonly truncated: boolean;
+  /** Set when a host summariser was asked (`summarize`) for this cut result. */
+  readonly hop?: HopMeta;
   readonly cuts: readonly Cut[];
   /** Lines omitted in total (sum of `lines` cuts). */
   readonly omittedLines: number;
@@ -422,9 +424,11 @@ export interface HtmlRemoved {
   boilerplateChars: number;
 }
 
+import type { HopMeta } from "./hop-meta.js";
 import type { ShapedTelemetry } from "./telemetry-shape.js";
 
 export type { ShapedTelemetry, TelemetryCut, TelemetrySize } from "./telemetry-shape.js";
+export type { HopMeta };
 
 /**
  * The tokens a result takes in the conversation: `meta.tokens`, or where it was not counted

@@ -5,17 +5,6 @@ import type { Unit } from "../pipeline/unit.js";
 import type { EnvelopeMode, EnvelopeRequest } from "./envelope.js";
 
 /** What the host's summariser gets: the records shown, already capped and cleaned. */
-export interface SummarizeInput {
-  /** The kept records as JSON text (at most a few budgets' worth). */
-  readonly text: string;
-  readonly records: number;
-  readonly shown: number;
-  readonly tool?: string;
-}
-
-/** A host function (a small model, say) that writes a summary; its output is marked generated and untrusted. */
-export type Summarizer = (input: SummarizeInput) => Promise<string>;
-
 export interface RecordsRenderOptions {
   readonly mode: EnvelopeMode;
   readonly maxTokens: number;
@@ -28,7 +17,8 @@ export interface RecordsRenderOptions {
   /** Whether a store was configured (a result too large for it says so). */
   readonly storing: boolean;
   readonly tool: string | undefined;
-  readonly summarize: Summarizer | undefined;
+  /** A host model's summary of the result (`fit/hop.ts`), shown in the envelope's summary. */
+  readonly generated?: string;
   /** The one cleaner for tool-supplied strings. */
   readonly clean: (text: string, max?: number) => string;
   /** Writes the cursor for the records after `offset` of the view, up to `end`. */

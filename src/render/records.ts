@@ -6,6 +6,7 @@
  * envelope for any prefix of them.
  */
 import type { RecordFacts } from "../pipeline/facts.js";
+import { hopLabel } from "../pipeline/markers.js";
 import { cursorArgs, readCall } from "../pipeline/read-back.js";
 import { cutText } from "../pipeline/text.js";
 import type { JsonValue } from "../pipeline/unit.js";
@@ -18,12 +19,10 @@ export type {
   RecordsDraft,
   RecordsInput,
   RecordsRenderOptions,
-  SummarizeInput,
-  Summarizer,
 } from "./draft.js";
 export { cleaningNotes };
 
-import { dataOf, type EnvelopeParts, type EnvelopeRequest, recordsJson } from "./envelope.js";
+import { dataOf, type EnvelopeParts, type EnvelopeRequest } from "./envelope.js";
 import { candidatesOf, lanes, shownInOrder } from "./order.js";
 import { shorten, shrinkSteps } from "./reduce.js";
 
@@ -83,8 +82,7 @@ export async function renderRecords(
   const candidates = candidatesOf(view);
   const texts = candidates.map((u) => u.text);
   const notes = cleaningNotes(f, input.secrets, input.invisible, o.clean);
-  const generated =
-    o.summarize && total > candidates.length ? await summarise(f, o, texts) : undefined;
+  const generated = total > candidates.length ? o.generated : undefined;
   // A failed tool's envelope says so in its own status line, as `meta` does.
   const statusOf = (shown: number) =>
     input.failed
@@ -151,7 +149,7 @@ export async function renderRecords(
       if (fields) lines.push(`fields over all ${n(total)} records:\n${fields}`);
     }
     if (omitted > 0 && generated && level === 0)
-      lines.push(`generated summary (by the host's summariser; untrusted): ${generated}`);
+      lines.push(`${hopLabel(generated.split("\n").length)}\n${generated}`);
     if (shown === 0 && candidates.length > 0 && level <= 2) {
       lines.push(`record outline: ${outline(candidates[0]?.value ?? null, { maxChars: 600 })}`);
     }
@@ -227,25 +225,4 @@ function nextHint(
   }
   if (o.storing) return `the result was too large to keep for read_result; ${o.next}`;
   return o.next;
-}
-
-async function summarise(
-  f: RecordFacts,
-  o: RecordsRenderOptions,
-  texts: readonly string[],
-): Promise<string | undefined> {
-  if (!o.summarize) return undefined;
-  try {
-    const out = await o.summarize({
-      text: recordsJson(texts),
-      records: f.count,
-      shown: texts.length,
-      ...(o.tool !== undefined ? { tool: o.tool } : {}),
-    });
-    if (typeof out !== "string") return undefined;
-    // The summariser read untrusted data: its words are cleaned and capped like the data.
-    return o.clean(out, Math.floor(o.maxTokens * 0.8));
-  } catch {
-    return undefined;
-  }
 }

@@ -8,6 +8,7 @@ import type { KeptView } from "../keep/view.js";
 import { type RunFacts, shownSections } from "../pipeline/facts.js";
 import {
   commandHeader,
+  hopLabel,
   httpHeader,
   MENTION_CHARS,
   rerunMarker,
@@ -31,6 +32,8 @@ export interface RenderOptions {
   /** The host said the output is the tool's error (`toolError`): the text says so first. */
   readonly toolError?: boolean;
   readonly records: RecordsRenderOptions;
+  /** A host model's summary of the result (`fit/hop.ts`): its lines, shown under the header. */
+  readonly generated?: readonly string[];
 }
 
 export interface LinesDraft {
@@ -148,6 +151,9 @@ function linesRequest(kept: KeptInput, ctx: RunContext, o: RenderOptions): FitRe
   const rerun = rerunLine(kept, ctx);
   if (rerun !== undefined) header.push(rerun);
   if (o.toolError) header.unshift(toolErrorMarker());
+  // A model's words, labelled, above the lines it read: tool text inside the fence.
+  if (o.generated !== undefined && o.generated.length > 0)
+    header.push(hopLabel(o.generated.length), ...o.generated);
   const mentions = mentionsOf(kept, o.records.clean);
   return {
     sections: readSections(kept, facts),

@@ -23,6 +23,10 @@ const RULES: ReadonlyArray<readonly [string, RegExp]> = [
       `^(\\d+) ${SECTION}(fatal|error|warning) lines? not shown, lines? (\\d+)(?:-(\\d+))?: (.+)$`,
     ),
   ],
+  [
+    "hop",
+    /^(\d+) lines? by the host's model, summarising what is shown here; not the tool's words$/,
+  ],
   ["cap", /^read stopped at maxBytes \((\d+)\); the rest was not read$/],
   [
     "binary",

@@ -410,7 +410,7 @@ describe("structured: aggregates, blobs, secrets, envelope", () => {
     expect(seen).toBeGreaterThan(0);
     expect(seen).toBeLessThanOrEqual(800 * 8 + 300 * 10);
     expect(shaped.text).toContain(
-      "generated summary (by the host's summariser; untrusted): Mostly docs issues",
+      "[airlock: 1 line by the host's model, summarising what is shown here; not the tool's words]\nMostly docs issues",
     );
     expect(shaped.text).not.toContain(token);
   });
