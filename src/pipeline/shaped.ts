@@ -229,6 +229,8 @@ export interface SummaryPoint {
 
 /** One severe template of a text result: what it says, how often, and when. */
 export interface Symptom {
+  /** `m` and 8 hex digits, a hash of its message: `read_result {handle, template: id}` reads its lines. */
+  readonly id: string;
   readonly section: SectionName;
   /** The template: its words, `<*>` where its lines differ (cleaned like all tool text). */
   readonly text: string;
