@@ -295,8 +295,8 @@ export interface EvidenceCut {
 /** Arguments of a `read_result` call. */
 export type ReadArgs = Readonly<Record<string, JsonValue>>;
 
-/** A `read_result` search of text (`template`: a message's lines). */
-export type ReadSearch = "grep" | "evidence" | "template";
+/** A `read_result` search of text (`template`: a message's lines), or the summary. */
+export type ReadSearch = "grep" | "evidence" | "template" | "summary";
 
 /** What one `read_result` call did. */
 export interface ReadMeta {

@@ -52,6 +52,8 @@ export interface ReadRequest {
   /** With `evidence` over text: the level its search is at (pages go fatal, error, warning). */
   readonly level?: EvidenceLevel;
   readonly pageSize?: number;
+  /** Text: the whole summary of the result (`summary: true`; it takes no other argument). */
+  readonly summary: boolean;
   /** Text: a symptom's id (`m` and 8 hex digits): the lines of that message. */
   readonly template?: string;
   /** Which family the arguments name: records, text, or neither (a handle alone). */
@@ -178,6 +180,14 @@ export function parseRequest(args: unknown): ReadRequest | string {
       return "around shows one line's context; template lists the lines of a message: pass one of them";
     template = a.template;
   }
+  let summary = false;
+  if (given("summary")) {
+    if (typeof a.summary !== "boolean") return "summary must be true or false";
+    summary = a.summary;
+    const other = ARGUMENTS.find((k) => k !== "handle" && k !== "summary" && given(k));
+    if (summary && other !== undefined)
+      return `summary: true reads the whole summary and takes no argument but the handle (not ${other}); to read a message's lines, pass its id as template`;
+  }
   let section: SectionName | undefined;
   if (given("section")) {
     if (typeof a.section !== "string" || !SECTIONS.has(a.section))
@@ -203,6 +213,7 @@ export function parseRequest(args: unknown): ReadRequest | string {
     evidence,
     ...(level !== undefined ? { level } : {}),
     ...(pageSize !== undefined ? { pageSize } : {}),
+    summary,
     ...(template !== undefined ? { template } : {}),
     family: records.length > 0 || cursor ? "records" : text.length > 0 ? "text" : undefined,
   };
