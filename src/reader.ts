@@ -52,6 +52,10 @@ export interface ReadResultArgs {
   readonly section?: "stdout" | "stderr" | "text" | null;
   /** At most this many records or lines. */
   readonly pageSize?: number | null;
+  /** Text: `true` for the whole summary (every severe message with its count, lines, times and id). */
+  readonly summary?: boolean | null;
+  /** Text: a message's id from the summary (`m3f2a9c01`): that message's lines, page after page. */
+  readonly template?: string | null;
 }
 
 export type ResultReader = (args: unknown) => Promise<Shaped>;

@@ -91,6 +91,8 @@ export interface LineDecoderStats {
 
 export interface LineDecoder {
   write(bytes: Uint8Array): void;
+  /** Text already decoded (a stored result read again), instead of bytes: not mixed with them. */
+  writeText(text: string): void;
   /** `cut` is true when the read stopped early (the byte cap): the text ends mid-stream. */
   end(cut?: boolean): void;
   readonly stats: LineDecoderStats;
@@ -393,6 +395,9 @@ export function createLineDecoder(
 
   return {
     stats,
+    writeText(text: string) {
+      if (text.length > 0) give(text);
+    },
     write(bytes: Uint8Array) {
       if (utf16 === undefined) {
         utf8.write(bytes);

@@ -9,6 +9,7 @@ import type { Kept } from "../keep/keeper.js";
 import type { SymptomEntry } from "../keep/symptom-table.js";
 import type { SummaryDraft } from "../pipeline/facts.js";
 import type { SectionName, SummaryPoint, Symptom } from "../pipeline/shaped.js";
+import { symptomId } from "../pipeline/symptom-id.js";
 import { detach } from "../pipeline/text.js";
 import { timeOf } from "../pipeline/timestamps.js";
 import type { Unit } from "../pipeline/unit.js";
@@ -122,6 +123,7 @@ function symptomOf(
   n: number,
 ): Symptom {
   return {
+    id: symptomId(e.key),
     section,
     // Its first line, for `meta` to redact and then make the message of.
     text: e.line,

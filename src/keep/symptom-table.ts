@@ -8,8 +8,8 @@
  * secret is never cut into pieces the redaction would not know. The table is bounded: past
  * MAX_SYMPTOMS messages, new ones are only counted.
  */
-import { maskMessage, messageOf } from "../pipeline/message.js";
-import { LineKeys, lineKey } from "../pipeline/rerun.js";
+import { messageKey, messageOf } from "../pipeline/message.js";
+import { LineKeys } from "../pipeline/rerun.js";
 import { detach } from "../pipeline/text.js";
 import type { Severity } from "../pipeline/unit.js";
 
@@ -19,7 +19,7 @@ export const MAX_SYMPTOMS = 1024;
 const MAX_LINE = 480;
 
 export interface SymptomEntry {
-  /** The message's key (`lineKey` of its masked text). */
+  /** The message's key (`messageKey`: `lineKey` of its masked text). */
   readonly key: number;
   severity: Severity;
   /** Lines of it, each repeat counted. */
@@ -78,7 +78,7 @@ export function createSymptomTable(): SymptomTable {
         return last.key;
       }
       const { at, time } = messageOf(line);
-      const key = lineKey(maskMessage(line.slice(at)));
+      const key = messageKey(line, at);
       const entry = entries.get(key);
       lastAt = position;
       if (entry !== undefined) {

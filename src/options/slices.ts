@@ -87,6 +87,7 @@ export function sliceOptions(o: CompiledOptions): Slices {
     store: {
       store: o.store,
       maxChars: o.storeMaxChars,
+      lineCap,
       info: {
         ...(o.tool !== undefined ? { tool: o.tool } : {}),
         ...(o.sort ? { sort: o.sort.text } : {}),

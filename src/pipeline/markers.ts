@@ -23,8 +23,12 @@ export const MARKER_GRAMMAR = 3;
  *   [airlock: shown 240 of 50000 lines, evidence 14 of 31; <what to do next>]
  *   [airlock: shown 30 of 2000 lines by number, evidence 29 of 362; <what to do next>]
  *                   (each shown line starts with its number and a tab; no gap markers)
+ *
+ * The markers of a `read_result {summary: true}` page are in `summary-markers.ts` (this module
+ * is at its size).
  */
-function scope(section: SectionName): string {
+/** A section as a marker names it: `stderr `, `stdout `, or nothing for plain text. */
+export function scope(section: SectionName): string {
   return section === "text" ? "" : `${section} `;
 }
 

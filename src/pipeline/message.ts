@@ -4,6 +4,7 @@
  * shows it, its varying words made `<*>`. Pure text functions, for keep (grouping) and for
  * `meta` (showing, after redaction).
  */
+import { lineKey } from "./rerun.js";
 import { timeOf } from "./timestamps.js";
 
 /** Header words looked past at most (a host, a level, a component). */
@@ -55,6 +56,29 @@ export function messageOf(line: string): {
     else leading = false;
   }
   return { at: levels, ...stamp };
+}
+
+/** A redaction placeholder, as the redactor writes it. */
+const PLACEHOLDER = /\[REDACTED:[\w.-]*\]/g;
+
+/**
+ * The key a severe line is counted under (the summary's symptoms): its message, masked, hashed.
+ * A redaction placeholder counts as the word `0` first: a secret with a digit in it masks to
+ * `<*>` as that word does, so a line keys the same whether its secret was redacted before it was
+ * counted (a stored result's text), after (a result shown without a store), or only where it
+ * was stored (an echo of a secret found elsewhere). A secret of letters only still keys apart
+ * from its placeholder.
+ *
+ * @example
+ * messageKey("12:00:01 ERROR bad token [REDACTED:github_token]") === messageKey("12:00:07 ERROR bad token ghp_a1b2"); // true
+ */
+export function messageKey(line: string, at?: number): number {
+  if (line.includes("[REDACTED:")) {
+    const text = line.replace(PLACEHOLDER, "0");
+    return lineKey(maskMessage(text.slice(messageOf(text).at)));
+  }
+  // `at`: where the message starts, when the caller has it already (`messageOf(line).at`).
+  return lineKey(maskMessage(line.slice(at ?? messageOf(line).at)));
 }
 
 /** A name of letters and `_` (eight or more), a dot, a number: `block_invoke.434`. */

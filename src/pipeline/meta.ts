@@ -355,8 +355,11 @@ const MAX_SOURCE = 48;
  * made its message (past its header, varying words `<*>`), and the components those lines name,
  * counted. Redacted first: a secret is never cut or masked into pieces the redaction would not
  * know (`password: hunter2` keeps its key name until the value is gone).
+ *
+ * @example
+ * const summary = cleanSummary(draft, redact.clean); // symptoms' text is their message now
  */
-function cleanSummary(
+export function cleanSummary(
   s: SummaryDraft,
   clean: (text: string, max?: number) => string,
 ): ShapeSummary {

@@ -231,6 +231,8 @@ export interface SummaryPoint {
 
 /** One severe template of a text result: what it says, how often, and when. */
 export interface Symptom {
+  /** `m` and 8 hex digits, a hash of its message: `read_result {handle, template: id}` reads its lines. */
+  readonly id: string;
   readonly section: SectionName;
   /** The template: its words, `<*>` where its lines differ (cleaned like all tool text). */
   readonly text: string;
@@ -295,12 +297,15 @@ export interface EvidenceCut {
 /** Arguments of a `read_result` call. */
 export type ReadArgs = Readonly<Record<string, JsonValue>>;
 
+/** A `read_result` search of text (`template`: a message's lines), or the summary. */
+export type ReadSearch = "grep" | "evidence" | "template" | "summary";
+
 /** What one `read_result` call did. */
 export interface ReadMeta {
   /** What was read: a stored result's `records`, or `text` (lines of a section). */
   readonly kind: "records" | "text";
-  /** The operation: `page` (cursor or range), `filter`, `lines`, `around`, `grep`, `evidence`, or `refused` for arguments that were not run. */
-  readonly op: "page" | "filter" | "lines" | "around" | "grep" | "evidence" | "refused";
+  /** `page` (cursor or range), `filter`, `lines`, `around`, a search, `refused` (not run). */
+  readonly op: "page" | "filter" | "lines" | "around" | ReadSearch | "refused";
   /** Work done, in steps (records tested, characters searched, matcher states): bounded by the reader's `maxSteps`. */
   readonly steps: number;
   /** The section a text page read. */

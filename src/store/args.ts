@@ -6,6 +6,7 @@
  * means absent everywhere (OpenAI's strict mode sends every property).
  */
 import type { JsonValue } from "../decode/json.js";
+import { SYMPTOM_ID } from "../pipeline/symptom-id.js";
 import type { SectionName } from "../pipeline/unit.js";
 import { type Cursor, decodeCursor, type Where, type WhereTest } from "./store.js";
 import { ARGUMENTS, EVIDENCE_LEVELS, type EvidenceLevel, OPERATORS } from "./tool.js";
@@ -35,7 +36,7 @@ export const ARG_LIMITS = Object.freeze({
 const OPERATOR_SET = new Set<string>(OPERATORS);
 const SECTIONS = new Set<string>(["text", "stdout", "stderr"]);
 const RECORD_ARGS = ["cursor", "range", "fields", "where"] as const;
-const TEXT_ARGS = ["lines", "around", "grep", "level", "section"] as const;
+const TEXT_ARGS = ["lines", "around", "grep", "level", "section", "template"] as const;
 
 export interface ReadRequest {
   readonly handle: string;
@@ -51,6 +52,10 @@ export interface ReadRequest {
   /** With `evidence` over text: the level its search is at (pages go fatal, error, warning). */
   readonly level?: EvidenceLevel;
   readonly pageSize?: number;
+  /** Text: the whole summary of the result (`summary: true`; it takes no other argument). */
+  readonly summary: boolean;
+  /** Text: a symptom's id (`m` and 8 hex digits): the lines of that message. */
+  readonly template?: string;
   /** Which family the arguments name: records, text, or neither (a handle alone). */
   readonly family: "records" | "text" | undefined;
 }
@@ -165,6 +170,24 @@ export function parseRequest(args: unknown): ReadRequest | string {
     if (!evidence) return "level says where an evidence search is: pass it with evidence: true";
     level = a.level as EvidenceLevel;
   }
+  let template: string | undefined;
+  if (given("template")) {
+    if (typeof a.template !== "string" || !SYMPTOM_ID.test(a.template))
+      return `template must be a message's id from the summary: "m" and 8 hex digits, such as "m3f2a9c01"`;
+    if (grep !== undefined) return "grep and template are two searches: pass one of them";
+    if (evidence) return "evidence and template are two searches: pass one of them";
+    if (around !== undefined)
+      return "around shows one line's context; template lists the lines of a message: pass one of them";
+    template = a.template;
+  }
+  let summary = false;
+  if (given("summary")) {
+    if (typeof a.summary !== "boolean") return "summary must be true or false";
+    summary = a.summary;
+    const other = ARGUMENTS.find((k) => k !== "handle" && k !== "summary" && given(k));
+    if (summary && other !== undefined)
+      return `summary: true reads the whole summary and takes no argument but the handle (not ${other}); to read a message's lines, pass its id as template`;
+  }
   let section: SectionName | undefined;
   if (given("section")) {
     if (typeof a.section !== "string" || !SECTIONS.has(a.section))
@@ -190,6 +213,8 @@ export function parseRequest(args: unknown): ReadRequest | string {
     evidence,
     ...(level !== undefined ? { level } : {}),
     ...(pageSize !== undefined ? { pageSize } : {}),
+    summary,
+    ...(template !== undefined ? { template } : {}),
     family: records.length > 0 || cursor ? "records" : text.length > 0 ? "text" : undefined,
   };
 }

@@ -9,7 +9,7 @@ import type { ResolvedTokenizer } from "../fit/tokenizer.js";
 import { createFacts, type Outcome } from "../pipeline/facts.js";
 import { buildShaped, type MetaOptions } from "../pipeline/meta.js";
 import type { Presenter } from "../pipeline/present.js";
-import type { ReadArgs, ReadMeta, Shaped } from "../pipeline/shaped.js";
+import type { ReadArgs, ReadMeta, Shaped, ShapeSummary } from "../pipeline/shaped.js";
 import type { EnvelopeMode } from "../render/envelope.js";
 import type { StepBudget } from "./grep.js";
 import type { LoadedPart } from "./text-source.js";
@@ -69,6 +69,8 @@ export interface ReaderState {
   readonly paths: Lru<Map<string, boolean>>;
   /** Each record's severity as keep judged it, per handle (stand-outs included). */
   readonly severities: Lru<Uint8Array>;
+  /** The summary of a stored text result, per handle (`null`: it has no severe line). */
+  readonly summaries: Lru<ShapeSummary | null>;
 }
 
 export function createReaderState(): ReaderState {
@@ -77,6 +79,7 @@ export function createReaderState(): ReaderState {
     parts: new Lru(4),
     paths: new Lru(16),
     severities: new Lru(4),
+    summaries: new Lru(8),
   };
 }
 

@@ -1,33 +1,44 @@
 /**
  * `read_result` over a stored text result: a range of lines, the context around one line, the
- * lines a `grep` matches in line order, or the evidence lines (the one severity scale of the
- * first page): of the whole result by level, most severe first, each level in line order; of a
- * range or a section in line order; page after page. A page
+ * lines a `grep` matches in line order, the lines of one message of the summary (`template`)
+ * in line order, or the evidence lines (the one severity scale of the first page): of the whole
+ * result by level, most severe first, each level in line order; of a range or a section in line
+ * order; page after page. A page
  * holds what its search found first and lays it out by position, so its gap markers read
  * straight. Each page reads only the parts it needs (a range costs O(page));
  * a search reads on from where the last page stopped, within the call's step budget, and says
  * where it stopped. Each page's closing marker names the call that reads on.
  */
 import type { ResolvedTokenizer } from "../fit/tokenizer.js";
-import { anchorScanner, lineClassifier } from "../keep/evidence.js";
 import { createFacts, createSectionFacts, type Outcome } from "../pipeline/facts.js";
 import { noteMarker } from "../pipeline/markers.js";
 import { buildShaped } from "../pipeline/meta.js";
 import { readCall } from "../pipeline/read-back.js";
 import type { ReadArgs, ReadMeta, Shaped } from "../pipeline/shaped.js";
+import { symptomKey } from "../pipeline/symptom-id.js";
 import type { SectionName, Severity } from "../pipeline/unit.js";
 import type { ReadRequest } from "./args.js";
-import { compileGrep, type Matcher, type StepBudget } from "./grep.js";
+import { compileGrep } from "./grep.js";
 import { errorPage, type PageOptions, type ReaderState, stepBudget, withRead } from "./page.js";
 import type { ResultStore, StoredText } from "./store.js";
 import { BOUNDARY_PAIR, fitTextPage, growthReserve, type PageLine } from "./text-page.js";
-import { type SectionText, type StoredLine, scannerProbe, sectionsOf } from "./text-source.js";
+import {
+  evidenceMatcher,
+  LEVEL_NAMES,
+  type LineSearch,
+  levelsFrom,
+  regexHint,
+  searchOf,
+  severityOf,
+  templateMatcher,
+} from "./text-search.js";
+import { type SectionText, type StoredLine, sectionsOf } from "./text-source.js";
 import type { EvidenceLevel } from "./tool.js";
 
 /** Lines of context on each side of `around`'s line, unless `pageSize` says otherwise. */
 const AROUND = 20;
 
-type Op = "lines" | "around" | "grep" | "evidence";
+type Op = "lines" | "around" | "grep" | "evidence" | "template";
 
 /**
  * @example
@@ -45,11 +56,14 @@ export async function readText(
   const op: Op =
     req.grep !== undefined
       ? "grep"
-      : req.evidence
-        ? "evidence"
-        : req.around !== undefined
-          ? "around"
-          : "lines";
+      : req.template !== undefined
+        ? "template"
+        : req.evidence
+          ? "evidence"
+          : req.around !== undefined
+            ? "around"
+            : "lines";
+  const searching = op === "grep" || op === "evidence" || op === "template";
   const refuse = (message: string) =>
     errorPage(o, counter, "tool/invalid-input", `read_result: ${message}`, {
       kind: "text",
@@ -64,7 +78,7 @@ export async function readText(
   if (req.section !== undefined) {
     start = ordered.find((s) => s.name === req.section);
     if (!start) return refuse(`this result has no ${req.section} (it has ${names})`);
-  } else if (op === "grep" || op === "evidence") {
+  } else if (searching) {
     start = ordered[0];
   } else {
     // A range of a command's output without a section reads its longest stream.
@@ -74,12 +88,25 @@ export async function readText(
   const named = ordered.length > 1;
   const limit = Math.min(req.pageSize ?? 1000, 1000);
 
-  let matcher: Matcher | undefined;
+  let matcher: LineSearch | undefined;
   if (op === "grep") {
     const m = compileGrep(req.grep as string);
     if (typeof m === "string") return refuse(m);
-    matcher = m;
+    matcher = searchOf(m);
   }
+  // A message's lines are keyed as the first page keyed them: cut at the cap it stored with.
+  const keyCap = stored.info.lineCap ?? o.lineCap;
+  /** The search of one section (a template's anchors follow the section's layout). */
+  const searchIn = async (s: SectionText): Promise<LineSearch> =>
+    op === "evidence"
+      ? searchOf(evidenceMatcher(level))
+      : op === "template"
+        ? await templateMatcher(
+            req.template as string,
+            symptomKey(req.template as string) as number,
+            s,
+          )
+        : (matcher as LineSearch);
   // An evidence search of the whole result goes level by level, most severe first, each
   // through every section; one of a range or a section (`lines` or `section`, no `level`) reads
   // the evidence there in line order, every level at once. A `level` resumes a search by level
@@ -98,8 +125,7 @@ export async function readText(
   let chars = 0;
   // A search stops once it holds about a page (at two characters a token, which log lines full
   // of numbers come close to): what it found past that is found again by the next call.
-  const capacity =
-    op === "grep" || op === "evidence" ? Math.min(o.capacity, o.maxTokens * 4) : o.capacity;
+  const capacity = searching ? Math.min(o.capacity, o.maxTokens * 4) : o.capacity;
   const room = () => candidates.length < limit && chars < capacity;
   const take = (section: SectionName) => (line: StoredLine) => {
     const candidate = { ...line, section };
@@ -155,7 +181,6 @@ export async function readText(
     let first = start;
     let begin0 = from;
     for (;;) {
-      const test = op === "evidence" ? evidenceMatcher(level) : (matcher as Matcher);
       // Section after section in the order shown, from `from` in the first; `lines.to` bounds
       // the first section only, and then the search ends there.
       for (const s of ordered.slice(ordered.indexOf(first))) {
@@ -163,6 +188,7 @@ export async function readText(
         const end = s === first && to !== undefined ? Math.min(to, s.lines) : s.lines;
         if (!sections.includes(s)) sections.push(s);
         const keep = take(s.name);
+        const test = begin > end ? undefined : await searchIn(s);
         let stopAt: number | undefined;
         const next =
           begin > end
@@ -171,7 +197,7 @@ export async function readText(
                 begin,
                 (line) => {
                   // The whole line is searched, not the part of it a page would show.
-                  const hit = test.test(line.search, budget);
+                  const hit = (test as LineSearch).hit(line, budget);
                   if (!hit && budget.stopped) {
                     // The budget ran out before this line was searched: the next call starts
                     // here, unless it is the first line of the call (one line that alone needs
@@ -185,7 +211,11 @@ export async function readText(
                   return line.index < end && !budget.stopped;
                 },
                 budget,
-                { until: end, ...(test.probe ? { probe: test.probe } : {}) },
+                {
+                  until: end,
+                  ...(test?.probe ? { probe: test.probe } : {}),
+                  ...(op === "template" ? { keyCap } : {}),
+                },
               );
         scanEnd = { section: s, line: stopAt ?? next };
         if (!room() || budget.stopped || scanEnd.line <= end || to !== undefined) break;
@@ -201,7 +231,7 @@ export async function readText(
       first = ordered[0] as SectionText;
       begin0 = 1;
     }
-    const what = matcher?.describe ?? "";
+    const what = op === "template" ? `lines of message ${req.template}` : (matcher?.describe ?? "");
     const range = req.lines ? `, from line ${from}${to !== undefined ? ` to ${to}` : ""}` : "";
     header = [
       noteMarker(
@@ -223,9 +253,11 @@ export async function readText(
   const search = (at: Severity): ReadArgs =>
     op === "grep"
       ? { grep: req.grep as string }
-      : op === "evidence"
-        ? { evidence: true, ...(byLevel ? { level: LEVEL_NAMES[at] as EvidenceLevel } : {}) }
-        : {};
+      : op === "template"
+        ? { template: req.template as string }
+        : op === "evidence"
+          ? { evidence: true, ...(byLevel ? { level: LEVEL_NAMES[at] as EvidenceLevel } : {}) }
+          : {};
 
   /** The call that reads on after the first `k` candidates, or undefined at the end. */
   const nextArgs = (k: number): ReadArgs | undefined => {
@@ -299,8 +331,7 @@ export async function readText(
       return `no line matches${regexHint(req.grep as string, stored.handle)}`;
     // A call that reads on (from a line, or at a level below the first) found nothing more.
     const first = req.lines?.from === undefined && req.level === undefined;
-    if (op === "grep" || op === "evidence")
-      return k === 0 && first ? "no line matches" : "no more lines match";
+    if (searching) return k === 0 && first ? "no line matches" : "no more lines match";
     return `that is the last line${named ? ` of ${(start as SectionText).name}` : ""}`;
   };
 
@@ -309,16 +340,15 @@ export async function readText(
   // A search's page leaves room for what a later page may add to it, so that a search that
   // pages at all pages to its end: each page reserves only the growth still to come from where
   // it is (a page that already holds a boundary or four-digit numbers reserves none for them).
-  const reserve =
-    op === "grep" || op === "evidence"
-      ? await growthReserve(counter, {
-          first: req.lines === undefined,
-          from,
-          last: ordered[ordered.length - 1]?.lines ?? 0,
-          elsewhere: named && !sections.includes(ordered[ordered.length - 1] as SectionText),
-          lower: op === "evidence" && byLevel && req.level === undefined,
-        })
-      : 0;
+  const reserve = searching
+    ? await growthReserve(counter, {
+        first: req.lines === undefined,
+        from,
+        last: ordered[ordered.length - 1]?.lines ?? 0,
+        elsewhere: named && !sections.includes(ordered[ordered.length - 1] as SectionText),
+        lower: op === "evidence" && byLevel && req.level === undefined,
+      })
+    : 0;
   const boundary = reserve > 0 ? await counter.count(BOUNDARY_PAIR) : 0;
   const fitWithin = (room: number) =>
     fitTextPage(
@@ -391,57 +421,6 @@ export async function readText(
 
 function rank(name: SectionName): number {
   return name === "stderr" ? 0 : 1;
-}
-
-const LEVEL_NAMES: Readonly<Record<number, string>> = { 3: "fatal", 2: "error", 1: "warning" };
-
-function severityOf(level: EvidenceLevel): Severity {
-  return level === "fatal" ? 3 : level === "error" ? 2 : 1;
-}
-
-/** How a page's note names the levels it reads: `fatal first, then errors, then warnings`. */
-function levelsFrom(level: EvidenceLevel | undefined): string {
-  const at = severityOf(level ?? "fatal");
-  const names = ["fatal", "errors", "warnings"].slice(3 - at);
-  return names.length === 1
-    ? `${names[0]}`
-    : `${names[0]} first, then ${names.slice(1).join(", then ")}`;
-}
-
-/**
- * A literal that reads as a regular expression (`ECONNRESET|FATAL`, `timeout.*ms`, `\\d+`) and
- * matched nothing: the page names the call that searches for the pattern.
- */
-function regexHint(grep: string, handle: string): string {
-  if (grep.startsWith("/") || !/\||\.\*|\\[dws]/.test(grep)) return "";
-  // Only a pattern that compiles is named, with the flag that keeps the literal's any case.
-  const pattern = `/${grep}/i`;
-  if (typeof compileGrep(pattern) === "string") return "";
-  // A bracket would close the marker: a literal holding one is not quoted back.
-  const literal = /[[\]]/.test(grep) ? "" : ` ${JSON.stringify(grep)}`;
-  return ` the literal${literal}; to search for it as a pattern call ${readCall({ handle, grep: pattern })}`;
-}
-
-/**
- * Evidence of one level (0: of any level) on the first page's scale: a cheap anchor scan, then
- * the classifier.
- */
-function evidenceMatcher(level: Severity): Matcher {
-  const anchors = anchorScanner();
-  const classify = lineClassifier();
-  return {
-    describe: "evidence lines",
-    // Lines without an anchor cannot be evidence (as the decoder skips them for the first page).
-    probe: scannerProbe(anchorScanner()),
-    test(line: string, budget: StepBudget) {
-      budget.steps += line.length;
-      if (budget.steps > budget.max) budget.stopped = true;
-      anchors.lastIndex = 0;
-      if (!anchors.test(line)) return false;
-      const found = classify(line);
-      return level === 0 ? found > 0 : found === level;
-    },
-  };
 }
 
 export { errorPage };

@@ -50,6 +50,13 @@ export async function readPage(
     if (typeof stored !== "object")
       return fail("tool/unavailable", "the result store failed; try again", true);
     if (stored.kind === "text") {
+      if (req.summary) {
+        if (typeof store.getPart !== "function")
+          return fail("tool/unavailable", "the result store cannot read text parts");
+        // Loaded on the first summary: it decodes and keeps lines, as the first page did.
+        const { readSummary } = await import("./read-summary.js");
+        return await readSummary(o, state, store, counter, stored);
+      }
       if (req.family === "records")
         return fail(
           "tool/invalid-input",
@@ -63,6 +70,11 @@ export async function readPage(
       return fail(
         "tool/invalid-input",
         "this result is records: read it with cursor, range, fields, where or evidence",
+      );
+    if (req.summary)
+      return fail(
+        "tool/invalid-input",
+        "summary: true reads the summary of a text result; this result is records (its first page's aggregates sum them up): read it with cursor, range, fields, where or evidence",
       );
     return await readRecords(o, state, counter, stored, req);
   } catch (error) {

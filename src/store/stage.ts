@@ -16,7 +16,9 @@ export interface StoreStageOptions {
   readonly store: ResultStore | undefined;
   /** A result larger than this many characters (records' JSON, or text) is not stored. */
   readonly maxChars: number;
-  readonly info: Omit<StoredInfo, "format" | "envelope">;
+  readonly info: Omit<StoredInfo, "format" | "envelope" | "lineCap">;
+  /** The line decoder's cap, kept with a text result (`StoredInfo.lineCap`). */
+  readonly lineCap?: number;
 }
 
 type Writer = RecordsWriter & RecordTap;
@@ -110,7 +112,7 @@ export function createStoreStage(o: StoreStageOptions): StoreStage {
     // The stored text's last pass: echoes of the secrets found, while it is whole in memory.
     const rewrite = echoRewrite(facts);
     delete facts.echoes;
-    const stored = await (text as TextWriterTap).finish(textInfo(o.info, facts), rewrite);
+    const stored = await (text as TextWriterTap).finish(textInfo(o, facts), rewrite);
     return stored && (await keep(store, stored));
   }
 }
@@ -156,12 +158,13 @@ async function keep(store: ResultStore, stored: StoredResult): Promise<string | 
   return put === false ? undefined : stored.handle;
 }
 
-function textInfo(info: StoreStageOptions["info"], facts: RunFacts): StoredInfo {
+function textInfo(o: StoreStageOptions, facts: RunFacts): StoredInfo {
   return {
-    ...(info.tool !== undefined ? { tool: info.tool } : {}),
+    ...(o.info.tool !== undefined ? { tool: o.info.tool } : {}),
     format: facts.format,
     ...(facts.kind === "command" ? { kind: "command" } : {}),
     errorsFirst: false,
+    ...(o.lineCap !== undefined ? { lineCap: o.lineCap } : {}),
   };
 }
 

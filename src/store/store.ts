@@ -87,6 +87,11 @@ export interface StoredInfo {
   readonly projection?: string;
   /** Whether error records come first in the view. */
   readonly errorsFirst: boolean;
+  /**
+   * Text: the line decoder's cap when it was stored (a longer line was counted by its head and
+   * tail), so `read_result` keys a line as the first page's summary did.
+   */
+  readonly lineCap?: number;
 }
 
 /** What a store's calls may return: the value, or a promise of it (IndexedDB, KV, R2). */

@@ -32,6 +32,8 @@ export interface WalkOptions {
   /** The last line to visit. */
   readonly until?: number;
   readonly probe?: Probe;
+  /** Also give each line as a decoder with this cap cut it (`StoredLine.keyed`). */
+  readonly keyCap?: number;
 }
 
 /** Parts kept loaded between calls (the reader's own, bounded). */
@@ -50,6 +52,11 @@ export interface StoredLine {
    * first ¾ and last ¼ of a part's length around the cut marker.
    */
   readonly search: string;
+  /**
+   * With `WalkOptions.keyCap`: the line as the line decoder gave it to keep under that cap (cut
+   * past it, with its marker), which is what the first page's summary keyed it by.
+   */
+  readonly keyed?: string;
 }
 
 /** A part the manifest names is gone from the store (it expired, or was evicted). */
@@ -71,6 +78,8 @@ export interface SectionText {
     budget?: StepBudget,
     options?: WalkOptions,
   ): Promise<number>;
+  /** Hands over the section's stored text part by part, in order (each as it was stored). */
+  eachPart(visit: (text: string) => void): Promise<void>;
 }
 
 /**
@@ -107,10 +116,7 @@ function sectionText(
     before[p] = sum;
     sum += (parts[p] as StoredPart).lines;
   }
-  const load = async (p: number): Promise<LoadedPart> => {
-    const part = parts[p] as StoredPart;
-    const held = cache.get(part.key);
-    if (held) return held;
+  const fetchPart = async (part: StoredPart): Promise<string> => {
     let got: unknown;
     try {
       got = await store.getPart?.(part.key);
@@ -121,16 +127,27 @@ function sectionText(
       throw new PartMissing("a part of the stored text is gone");
     // Not text: the store is broken (a host's store that answers with a record, a number).
     if (typeof got !== "string") throw new PartUnavailable("the result store failed; try again");
-    const loaded = loadPart(got);
+    return got;
+  };
+  const load = async (p: number): Promise<LoadedPart> => {
+    const part = parts[p] as StoredPart;
+    const held = cache.get(part.key);
+    if (held) return held;
+    const loaded = loadPart(await fetchPart(part));
     cache.set(part.key, loaded);
     return loaded;
   };
   return {
     name,
     lines,
+    async eachPart(visit) {
+      // Read once, in order: the parts are not indexed or kept for later pages.
+      for (const part of parts) visit(cache.get(part.key)?.text ?? (await fetchPart(part)));
+    },
     async walk(from, visit, budget, options = {}) {
       const until = Math.min(options.until ?? lines, lines);
       const probe = options.probe;
+      const keyCap = options.keyCap;
       if (from > until || parts.length === 0) return from;
       // The part holding break `from - 1` (the end of the line before), and the offset after it.
       const k = from - 1;
@@ -181,7 +198,7 @@ function sectionText(
             budget.steps++;
             if (budget.steps > budget.max) budget.stopped = true;
           }
-          const go = visit(lineOf(index, raw, lineCap, part.dirty || raw.tail !== ""));
+          const go = visit(keyedLine(index, raw, lineCap, part.dirty || raw.tail !== "", keyCap));
           index++;
           if (!go || budget?.stopped) return index;
           continue;
@@ -190,7 +207,7 @@ function sectionText(
         if (pos < part.text.length) long.add(part.text.slice(pos));
         if (++p >= parts.length) {
           if (long.active) {
-            visit(lineOf(index, long.finish(""), lineCap, true));
+            visit(keyedLine(index, long.finish(""), lineCap, true, keyCap));
             index++;
           }
           return index;
@@ -299,6 +316,20 @@ function lineOf(index: number, raw: RawLine, lineCap: number, dirty: boolean): S
     omittedChars: omitted,
     search: dirty ? clean(search) : search,
   };
+}
+
+/** `lineOf`, and with a `keyCap` the line as a decoder with that cap cut it too. */
+function keyedLine(
+  index: number,
+  raw: RawLine,
+  lineCap: number,
+  dirty: boolean,
+  keyCap: number | undefined,
+): StoredLine {
+  const line = lineOf(index, raw, lineCap, dirty);
+  if (keyCap === undefined) return line;
+  const keyed = keyCap === lineCap ? line.text : lineOf(index, raw, keyCap, dirty).text;
+  return { ...line, keyed };
 }
 
 /** A line that spans parts: its head and a rolling tail, the middle counted. */

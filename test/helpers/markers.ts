@@ -70,6 +70,19 @@ const RULES: ReadonlyArray<readonly [string, RegExp]> = [
   ["items", /^(\d+) more items omitted$/],
   ["nesting", /^nesting omitted$/],
   ["tool-error", /^the tool reported an error$/],
+  [
+    "summary-head",
+    /^read_result: the summary of (res_\w+): (?:(\d+) messages? of ((?:fatal|error|warning)(?:(?:, | or )(?:fatal|error|warning))*) lines|no fatal, error or warning line)$/,
+  ],
+  [
+    "span",
+    new RegExp(`^${SECTION}lines? (\\d+)(?:-(\\d+))?(?: to ${SECTION}line (\\d+))?(?:, (.+))?$`),
+  ],
+  ["sources", /^sources: ([\w.$/()-]+ \d+(?:, [\w.$/()-]+ \d+)*)$/],
+  [
+    "summary-close",
+    /^(?:every message listed|(\d+) of (\d+) messages not listed); to read a message's lines call read_result \{"handle":"res_\w+","template":"(m[0-9a-f]{8})"\} with its id$/,
+  ],
   ["read-note", /^read_result: .+$/],
   [
     "earlier",

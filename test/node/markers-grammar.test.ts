@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { createSession, shape } from "../../src/index.js";
+import { createMemoryStore, createResultReader, createSession, shape } from "../../src/index.js";
 import { MARKER_GRAMMAR } from "../../src/pipeline/markers.js";
 import { isNumbered, markersIn, parseMarker } from "../helpers/markers.js";
 import { serviceLog } from "../helpers/sources.js";
@@ -160,6 +160,37 @@ describe("the marker grammar", () => {
       expect(kinds, kind).toContain(kind);
   });
 
+  it("every marker of a summary page and of a message's pages parses", async () => {
+    const log = serviceLog(6000).split("\n");
+    for (let i = 100; i < 6000; i += 700)
+      log[i] = `2026-11-30T11:00:00.000Z gateway[7]: ERROR job ${i} failed: upstream unreachable`;
+    log[2500] = "2026-11-30T11:00:01.000Z disk[2]: WARN disk nearly full";
+    const store = createMemoryStore();
+    const first = await shape(log.join("\n"), { store, maxTokens: 400 });
+    const handle = first.meta.handle;
+    const kinds = new Set<string>();
+    const pages = [];
+    for (const maxTokens of [200, 2000]) {
+      const read = createResultReader({ store, maxTokens });
+      const summary = await read({ handle, summary: true });
+      const id = summary.meta.summary?.symptoms[0]?.id;
+      pages.push(summary, await read({ handle, template: id, pageSize: 2 }));
+      pages.push(await read({ handle, template: "m00000000" }));
+    }
+    // The smallest reader holds a summary page too.
+    pages.push(await createResultReader({ store, maxTokens: 160 })({ handle, summary: true }));
+    for (const page of pages) {
+      expect(page.status, page.meta.error?.message).not.toBe("error");
+      for (const inner of markersIn(page.text)) {
+        const parsed = parseMarker(inner);
+        expect(parsed, inner).toBeDefined();
+        kinds.add(parsed?.kind as string);
+      }
+    }
+    for (const kind of ["summary-head", "span", "sources", "summary-close", "read-note", "summary"])
+      expect(kinds, kind).toContain(kind);
+  });
+
   it("refuses the forms of version 1 and a made-up marker (negative control)", () => {
     for (const old of [
       "omitted lines 121-49880 of 50000",
@@ -170,6 +201,10 @@ describe("the marker grammar", () => {
       "earlier result of call_3",
       "3 earlier results folded: call_1; read one again",
       "re-run of call_7: 12 lines as before",
+      "sources: ",
+      "lines one-two",
+      "41 of 71 messages not listed",
+      'every message listed; to read a message\'s lines call read_result {"handle":"res_ab","template":"3f2a9c01"} with its id',
     ]) {
       expect(parseMarker(old), old).toBeUndefined();
     }

@@ -351,6 +351,66 @@ const BAD: readonly Bad[] = [
     says: /this result has no stderr \(it has text\)/,
   },
   {
+    title: "a template that is not a message's id",
+    args: (h) => ({ handle: h.text, template: "3f2a9c01" }),
+    says: /template must be a message's id from the summary: "m" and 8 hex digits/,
+    refused: true,
+  },
+  {
+    title: "a template in capitals",
+    args: (h) => ({ handle: h.text, template: "M3F2A9C01" }),
+    says: /template must be a message's id/,
+    refused: true,
+  },
+  {
+    title: "template and grep together",
+    args: (h) => ({ handle: h.text, template: "m3f2a9c01", grep: "x" }),
+    says: /grep and template are two searches: pass one of them/,
+    refused: true,
+  },
+  {
+    title: "template and evidence together",
+    args: (h) => ({ handle: h.text, template: "m3f2a9c01", evidence: true }),
+    says: /evidence and template are two searches: pass one of them/,
+    refused: true,
+  },
+  {
+    title: "template and around together",
+    args: (h) => ({ handle: h.text, template: "m3f2a9c01", around: 5 }),
+    says: /around shows one line's context; template lists the lines of a message/,
+    refused: true,
+  },
+  {
+    title: "a template on records",
+    args: (h) => ({ handle: h.records, template: "m3f2a9c01" }),
+    says: /this result is records/,
+    refused: true,
+  },
+  {
+    title: "summary with another argument",
+    args: (h) => ({ handle: h.text, summary: true, lines: { from: 1 } }),
+    says: /summary: true reads the whole summary and takes no argument but the handle \(not lines\)/,
+    refused: true,
+  },
+  {
+    title: "summary with a template",
+    args: (h) => ({ handle: h.text, summary: true, template: "m3f2a9c01" }),
+    says: /takes no argument but the handle \(not template\); to read a message's lines, pass its id as template/,
+    refused: true,
+  },
+  {
+    title: "summary as a string",
+    args: (h) => ({ handle: h.text, summary: "yes" }),
+    says: /summary must be true or false/,
+    refused: true,
+  },
+  {
+    title: "summary on records",
+    args: (h) => ({ handle: h.records, summary: true }),
+    says: /summary: true reads the summary of a text result; this result is records/,
+    refused: true,
+  },
+  {
     title: "a section that is not a stream",
     args: (h) => ({ handle: h.command, section: "stdwhat" }),
     says: /section must be "stdout", "stderr" or "text"/,
@@ -646,6 +706,14 @@ describe("read_result's schema against the providers' rules", () => {
       calls.push(page.meta.next?.args as Record<string, unknown>);
     }
     calls.push({ handle: firstText.meta.handle, grep: "ERROR", lines: { from: 3 } });
+    // The summary, and a message's pages: each call they name.
+    const summary = await read({ handle: firstText.meta.handle, summary: true });
+    expect(summary.meta.summary?.symptoms.length).toBeGreaterThan(0);
+    calls.push({ handle: firstText.meta.handle, summary: true });
+    const id = summary.meta.summary?.symptoms[0]?.id;
+    calls.push({ handle: firstText.meta.handle, template: id });
+    const template = await read({ handle: firstText.meta.handle, template: id, pageSize: 1 });
+    calls.push(template.meta.next?.args as Record<string, unknown>);
     for (const args of calls) {
       expect(args, JSON.stringify(args)).toBeDefined();
       expect(plainCheck.validate(args).valid, JSON.stringify(args)).toBe(true);
@@ -672,5 +740,28 @@ describe("read_result's schema against the providers' rules", () => {
     expect(schema.safeParse({ handle: "res_x", lines: { from: 0 } }).success).toBe(false);
     expect(schema.safeParse({ handle: "res_x", section: "stdwhat" }).success).toBe(false);
     expect(schema.safeParse({ handle: "res_x", pageSize: 5000 }).success).toBe(false);
+    expect(schema.safeParse({ handle: "res_x", summary: true }).success).toBe(true);
+    expect(
+      schema.safeParse({ handle: "res_x", template: "m3f2a9c01", lines: { from: 9 } }).success,
+    ).toBe(true);
+    expect(schema.safeParse({ handle: "res_x", summary: "yes" }).success).toBe(false);
+    expect(schema.safeParse({ handle: "res_x", template: "3f2a9c01" }).success).toBe(false);
+  });
+
+  it("the plain schema takes summary and a template id and refuses a malformed id", () => {
+    const check = new Validator(plain as never, "2020-12", false);
+    expect(check.validate({ handle: "res_x", summary: true }).valid).toBe(true);
+    expect(check.validate({ handle: "res_x", template: "m3f2a9c01" }).valid).toBe(true);
+    expect(check.validate({ handle: "res_x", template: "m3f2a9c0" }).valid).toBe(false);
+    expect(check.validate({ handle: "res_x", summary: 1 }).valid).toBe(false);
+    const strictCheck = new Validator(strict as never, "2020-12", false);
+    const nulls = Object.fromEntries(
+      Object.keys(strict.properties as object).map((k) => [k, null]),
+    );
+    expect(Object.keys(nulls)).toEqual(expect.arrayContaining(["summary", "template"]));
+    expect(strictCheck.validate({ ...nulls, handle: "res_x", summary: true }).valid).toBe(true);
+    expect(strictCheck.validate({ ...nulls, handle: "res_x", template: "m3f2a9c01" }).valid).toBe(
+      true,
+    );
   });
 });
