@@ -84,6 +84,7 @@ const KEPT = [
   "start",
   "datetime",
   "itemprop",
+  "itemtype",
   "role",
   "rel",
   "open",

@@ -1,0 +1,163 @@
+/**
+ * Page furniture, judged block by block once the main content is chosen: inside it, the
+ * navigation, share bars, related links, comment threads, bylines and captions it carries;
+ * outside it, what each left-out block was. Every block left out is counted by its reason.
+ */
+import {
+  classWeight,
+  FURNITURE_TAGS,
+  type FurnitureReason,
+  hint,
+  reasonByName,
+  SMALL_PRINT,
+  unlikely,
+} from "./content-names.js";
+import type { Stats } from "./measure.js";
+import type { HtmlElement } from "./tree.js";
+
+/** Blocks left out, by reason. */
+export type Dropped = Partial<Record<FurnitureReason, number>>;
+
+/** Containers the pruning may drop inside the content (never inline text like a `strong`). */
+const CONTAINER = new Set([
+  "div",
+  "section",
+  "ul",
+  "ol",
+  "dl",
+  "table",
+  "aside",
+  "nav",
+  "header",
+  "footer",
+  "form",
+  "figure",
+  "details",
+  "center",
+]);
+const HEADING = /^h[1-6]$/;
+
+function note(dropped: Dropped, reason: FurnitureReason): void {
+  dropped[reason] = (dropped[reason] ?? 0) + 1;
+}
+
+/**
+ * Leaves the furniture inside `roots` out: adds it to `skip` and counts it in `dropped`.
+ * `contentText` is the text of the chosen content: a block holding half of it is never furniture.
+ *
+ * @example
+ * pruneContent(roots, stats, stats.get(top).text, skip, dropped);
+ */
+export function pruneContent(
+  roots: readonly HtmlElement[],
+  stats: ReadonlyMap<HtmlElement, Stats>,
+  contentText: number,
+  skip: Set<HtmlElement>,
+  dropped: Dropped,
+): void {
+  const prune = (el: HtmlElement) => {
+    for (const c of el.children) {
+      if (typeof c === "string") continue;
+      const reason = furnitureIn(c, stats.get(c) as Stats, contentText);
+      if (reason !== undefined) {
+        skip.add(c);
+        note(dropped, reason);
+      } else prune(c);
+    }
+  };
+  for (const r of roots) prune(r);
+}
+
+/** What furniture a block inside the content is, or undefined when it is content. */
+function furnitureIn(c: HtmlElement, s: Stats, contentText: number): FurnitureReason | undefined {
+  const density = s.link / Math.max(1, s.text);
+  const small = s.text < contentText * 0.5;
+  const container = CONTAINER.has(c.tag);
+  const byTag = FURNITURE_TAGS.get(c.tag);
+  if (byTag !== undefined && small) return reasonByName(c) ?? byTag;
+  if (container && small && (classWeight(c) < 0 || unlikely(c))) {
+    return reasonByName(c) ?? "lowDensity";
+  }
+  if (container && density > 0.5 && s.text < 1500 && s.text - s.link < 200) return "lowDensity";
+  if (c.tag === "header" && s.text < 400) return "smallPrint";
+  if ((c.tag === "ul" || c.tag === "ol") && density > 0.35 && linkList(c, s)) return "related";
+  // Small print, captions and figures; a paragraph or heading that is only a link.
+  if (SMALL_PRINT.test(hint(c)) && s.text < 300) return "smallPrint";
+  if (c.tag === "figcaption" || c.tag === "img") return "smallPrint";
+  if (c.tag === "figure" && s.blocks <= 2 && s.text < 300) return "smallPrint";
+  if (
+    (c.tag === "p" || HEADING.test(c.tag)) &&
+    density > 0.6 &&
+    s.text < 300 &&
+    (s.link >= s.text || !isSentence(c))
+  )
+    return "lowDensity";
+  if (c.tag === "h1" && s.text < 300) return "smallPrint";
+  return undefined;
+}
+
+/**
+ * Counts what was left out around `roots`: each block outside them, by its reason (the block
+ * holding a root is looked into, not counted).
+ *
+ * @example
+ * countOutside(page.root, roots, stats, dropped);
+ */
+export function countOutside(
+  root: HtmlElement,
+  roots: readonly HtmlElement[],
+  stats: ReadonlyMap<HtmlElement, Stats>,
+  dropped: Dropped,
+): void {
+  const holders = new Set<HtmlElement>();
+  for (const r of roots) for (let e = r.parent; e !== undefined; e = e.parent) holders.add(e);
+  const chosen = new Set(roots);
+  const visit = (el: HtmlElement) => {
+    for (const c of el.children) {
+      if (typeof c === "string" || chosen.has(c)) continue;
+      if (holders.has(c)) {
+        visit(c);
+        continue;
+      }
+      const s = stats.get(c) as Stats;
+      if (s.text === 0) continue;
+      const reason = FURNITURE_TAGS.get(c.tag) ?? reasonByName(c);
+      // A wrapper of several blocks that names nothing is looked into: its parts say more.
+      if (reason === undefined && s.blocks > 0 && s.text >= 200) visit(c);
+      else note(dropped, reason ?? (c.tag === "header" ? "navigation" : "lowDensity"));
+    }
+  };
+  visit(root);
+}
+
+/**
+ * A short, link-heavy paragraph that is a sentence: it ends as one (`.`, `!`, `?`, and their CJK
+ * forms, maybe before a closing quote or bracket) and has words of its own outside its links.
+ * `See <a>the book</a> and <a>this</a>.` and `请参阅<a>官方文档</a>。` are prose; a teaser
+ * (`Read more <a>Council approves budget…</a>`), a share bar, a credit (`Photo by <a>…</a> on
+ * <a>…</a>`) or a consent bar ending in its buttons are not.
+ */
+export function isSentence(el: HtmlElement): boolean {
+  const all: string[] = [];
+  let own = false;
+  const walk = (e: HtmlElement, linked: boolean) => {
+    for (const c of e.children) {
+      if (typeof c !== "string") walk(c, linked || c.tag === "a");
+      else {
+        all.push(c);
+        if (!linked && !own && LETTER.test(c)) own = true;
+      }
+    }
+  };
+  walk(el, false);
+  return own && SENTENCE_END.test(all.join("").trimEnd());
+}
+const LETTER = /\p{L}/u;
+const SENTENCE_END = /[.!?\u3002\uff01\uff1f]["'\u201d\u2019\u00bb)\]]*$/u;
+
+/** A list of links (navigation, related stories): its items say little besides their links. */
+function linkList(list: HtmlElement, s: Stats): boolean {
+  let items = 0;
+  for (const c of list.children) if (typeof c !== "string" && c.tag === "li") items++;
+  return s.text - s.link < 40 * Math.max(1, items);
+}

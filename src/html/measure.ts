@@ -1,0 +1,167 @@
+/**
+ * The light tree measured once, bottom up: for every element the text beneath it, the share of
+ * that text inside links, its commas (a sign of prose) and its blocks; and the paragraphs of the
+ * page, including text written loose between blocks (`<div>Text<br>more text<p>…</p></div>`),
+ * which a reader sees as a paragraph of its own.
+ */
+import type { HtmlElement } from "./tree.js";
+
+export interface Stats {
+  /** Non-space characters of text beneath. */
+  text: number;
+  /** Of those, inside links. */
+  link: number;
+  /** Commas beneath (a sign of prose). */
+  commas: number;
+  /** Block elements beneath: a `div` with none is written like a paragraph. */
+  blocks: number;
+  /** `article` elements beneath. */
+  articles: number;
+}
+
+/** A run of inline text between the blocks of a container: a paragraph without a `<p>`. */
+export interface LooseRun {
+  readonly parent: HtmlElement;
+  text: number;
+  link: number;
+  commas: number;
+}
+
+export interface Measured {
+  readonly stats: Map<HtmlElement, Stats>;
+  /** Every element, in page order (parents before children). */
+  readonly all: HtmlElement[];
+  readonly runs: LooseRun[];
+}
+
+export const BLOCKISH = new Set([
+  "p",
+  "div",
+  "section",
+  "article",
+  "main",
+  "table",
+  "ul",
+  "ol",
+  "dl",
+  "pre",
+  "blockquote",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "form",
+  "figure",
+  "header",
+  "footer",
+  "nav",
+  "aside",
+]);
+
+/** Containers whose loose text between blocks reads as paragraphs. */
+const LOOSE = new Set([
+  "div",
+  "section",
+  "article",
+  "main",
+  "body",
+  "center",
+  "li",
+  "form",
+  "span",
+]);
+
+export function nonSpace(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 32 && c !== 160) n++;
+  }
+  return n;
+}
+
+function commasOf(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf(","); i !== -1; i = text.indexOf(",", i + 1)) n++;
+  return n;
+}
+
+/**
+ * Measures the tree under `root` (at most MAX_DEPTH deep: the recursion stays shallow).
+ *
+ * @example
+ * const { stats, all, runs } = measure(page.root);
+ * stats.get(page.root)?.text; // characters of text on the page
+ */
+export function measure(root: HtmlElement): Measured {
+  const stats = new Map<HtmlElement, Stats>();
+  const all: HtmlElement[] = [];
+  const runs: LooseRun[] = [];
+  const walk = (el: HtmlElement, inLink: boolean): Stats => {
+    all.push(el);
+    const s: Stats = { text: 0, link: 0, commas: 0, blocks: 0, articles: 0 };
+    const linked = inLink || el.tag === "a";
+    const loose = LOOSE.has(el.tag);
+    let run: LooseRun = { parent: el, text: 0, link: 0, commas: 0 };
+    const found: LooseRun[] = [];
+    const flush = () => {
+      if (run.text > 0) found.push(run);
+      run = { parent: el, text: 0, link: 0, commas: 0 };
+    };
+    for (const c of el.children) {
+      let k: Stats;
+      if (typeof c === "string") {
+        const n = nonSpace(c);
+        k = { text: n, link: linked ? n : 0, commas: commasOf(c), blocks: 0, articles: 0 };
+      } else {
+        k = walk(c, linked);
+        s.blocks += k.blocks + (BLOCKISH.has(c.tag) ? 1 : 0);
+        s.articles += k.articles + (c.tag === "article" ? 1 : 0);
+        if (BLOCKISH.has(c.tag) || k.blocks > 0) {
+          flush();
+          s.text += k.text;
+          s.link += k.link;
+          s.commas += k.commas;
+          continue;
+        }
+      }
+      s.text += k.text;
+      s.link += k.link;
+      s.commas += k.commas;
+      if (loose) {
+        run.text += k.text;
+        run.link += k.link;
+        run.commas += k.commas;
+      }
+    }
+    // Only beside blocks: a container of inline content alone is a paragraph itself.
+    if (loose && s.blocks > 0) {
+      flush();
+      for (const r of found) runs.push(r);
+    }
+    stats.set(el, s);
+    return s;
+  };
+  walk(root, false);
+  return { stats, all, runs };
+}
+
+/** Characters of text in `roots` once `skip` is left out. */
+export function keptChars(roots: readonly HtmlElement[], skip: ReadonlySet<HtmlElement>): number {
+  let n = 0;
+  const walk = (el: HtmlElement) => {
+    for (const c of el.children) {
+      if (typeof c === "string") n += nonSpace(c);
+      else if (!skip.has(c)) walk(c);
+    }
+  };
+  for (const r of roots) walk(r);
+  return n;
+}
+
+/** Characters of text in the whole tree. */
+export function allChars(root: HtmlElement): number {
+  return keptChars([root], new Set());
+}
