@@ -66,11 +66,19 @@ export const FURNITURE_TAGS: ReadonlyMap<string, FurnitureReason> = new Map([
  * heading) says nothing about what the element is, and is left out.
  */
 export function hint(el: HtmlElement): string {
-  const role = el.attrs.role ?? "";
-  const words = `${el.attrs.class ?? ""} ${el.attrs.id ?? ""}`.toLowerCase().split(/\s+/);
-  let out = role.toLowerCase();
-  for (const w of words) if (w !== "" && !SLUG.test(w)) out += ` ${w}`;
+  const names = `${el.attrs.class ?? ""} ${el.attrs.id ?? ""} ${el.attrs.role ?? ""}`.toLowerCase();
+  // Most names have no slug in them: split only those that may.
+  if (!hyphens(names, 4)) return names;
+  let out = "";
+  for (const w of names.split(/\s+/)) if (w !== "" && !SLUG.test(w)) out += ` ${w}`;
   return out;
+}
+
+/** Whether `text` has at least `n` hyphens. */
+function hyphens(text: string, n: number): boolean {
+  let i = text.indexOf("-");
+  for (let k = 1; i !== -1; k++, i = text.indexOf("-", i + 1)) if (k >= n) return true;
+  return false;
 }
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+){4,}$/;
 

@@ -8,9 +8,9 @@ import {
   FURNITURE_TAGS,
   type FurnitureReason,
   hint,
+  unlikely as isUnlikely,
   reasonByName,
   SMALL_PRINT,
-  unlikely,
 } from "./content-names.js";
 import type { Stats } from "./measure.js";
 import type { HtmlElement } from "./tree.js";
@@ -43,22 +43,27 @@ function note(dropped: Dropped, reason: FurnitureReason): void {
 
 /**
  * Leaves the furniture inside `roots` out: adds it to `skip` and counts it in `dropped`.
- * `contentText` is the text of the chosen content: a block holding half of it is never furniture.
+ * `contentText` is the text of the chosen content: a block holding half of it is never furniture,
+ * unless it is `unlikely` (named like comments or menus, and holding less than half the page).
  *
  * @example
- * pruneContent(roots, stats, stats.get(top).text, skip, dropped);
+ * pruneContent(roots, stats, stats.get(top).text, unlikelyOnes, skip, dropped);
  */
 export function pruneContent(
   roots: readonly HtmlElement[],
   stats: ReadonlyMap<HtmlElement, Stats>,
   contentText: number,
+  unlikely: ReadonlySet<HtmlElement>,
   skip: Set<HtmlElement>,
   dropped: Dropped,
 ): void {
   const prune = (el: HtmlElement) => {
     for (const c of el.children) {
       if (typeof c === "string") continue;
-      const reason = furnitureIn(c, stats.get(c) as Stats, contentText);
+      const reason =
+        unlikely.has(c) && CONTAINER.has(c.tag)
+          ? (reasonByName(c) ?? "lowDensity")
+          : furnitureIn(c, stats, contentText);
       if (reason !== undefined) {
         skip.add(c);
         note(dropped, reason);
@@ -69,18 +74,26 @@ export function pruneContent(
 }
 
 /** What furniture a block inside the content is, or undefined when it is content. */
-function furnitureIn(c: HtmlElement, s: Stats, contentText: number): FurnitureReason | undefined {
+function furnitureIn(
+  c: HtmlElement,
+  stats: ReadonlyMap<HtmlElement, Stats>,
+  contentText: number,
+): FurnitureReason | undefined {
+  const s = stats.get(c) as Stats;
   const density = s.link / Math.max(1, s.text);
   const small = s.text < contentText * 0.5;
   const container = CONTAINER.has(c.tag);
   const byTag = FURNITURE_TAGS.get(c.tag);
   if (byTag !== undefined && small) return reasonByName(c) ?? byTag;
-  if (container && small && (classWeight(c) < 0 || unlikely(c))) {
+  if (container && small && (classWeight(c) < 0 || isUnlikely(c))) {
     return reasonByName(c) ?? "lowDensity";
   }
-  if (container && density > 0.5 && s.text < 1500 && s.text - s.link < 200) return "lowDensity";
+  const list = c.tag === "ul" || c.tag === "ol";
+  if (container && !list && density > 0.5 && s.text < 1500 && s.text - s.link < 200) {
+    return "lowDensity";
+  }
   if (c.tag === "header" && s.text < 400) return "smallPrint";
-  if ((c.tag === "ul" || c.tag === "ol") && density > 0.35 && linkList(c, s)) return "related";
+  if (list && density > 0.35 && linkList(c, stats)) return "related";
   // Small print, captions and figures; a paragraph or heading that is only a link.
   if (SMALL_PRINT.test(hint(c)) && s.text < 300) return "smallPrint";
   if (c.tag === "figcaption" || c.tag === "img") return "smallPrint";
@@ -155,9 +168,19 @@ export function isSentence(el: HtmlElement): boolean {
 const LETTER = /\p{L}/u;
 const SENTENCE_END = /[.!?\u3002\uff01\uff1f]["'\u201d\u2019\u00bb)\]]*$/u;
 
-/** A list of links (navigation, related stories): its items say little besides their links. */
-function linkList(list: HtmlElement, s: Stats): boolean {
+/**
+ * A list of links (navigation, related stories): most of its items are a link and little else.
+ * A list whose items say something of their own around their links (a changelog, a list of
+ * sources with notes) is content.
+ */
+function linkList(list: HtmlElement, stats: ReadonlyMap<HtmlElement, Stats>): boolean {
   let items = 0;
-  for (const c of list.children) if (typeof c !== "string" && c.tag === "li") items++;
-  return s.text - s.link < 40 * Math.max(1, items);
+  let bare = 0;
+  for (const c of list.children) {
+    if (typeof c === "string" || c.tag !== "li") continue;
+    const s = stats.get(c) as Stats;
+    items++;
+    if (s.text - s.link < 15) bare++;
+  }
+  return items > 0 && bare >= items * 0.8;
 }

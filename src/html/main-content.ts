@@ -23,6 +23,7 @@ export interface MainContent {
   readonly dropped: Dropped;
 }
 
+const PART = new Set(["tr", "tbody", "thead", "tfoot", "table", "ul", "ol", "dl"]);
 const PARAGRAPH = new Set(["p", "pre", "td", "blockquote"]);
 
 /** What a paragraph of `text` characters and `commas` commas adds to its containers' scores. */
@@ -79,11 +80,12 @@ export function findMainContent(root: HtmlElement): MainContent | undefined {
   let top: HtmlElement | undefined;
   let best = Number.NEGATIVE_INFINITY;
   for (const [el, score] of scores) {
-    if (el === root || out.has(el)) continue;
     const s = stats.get(el) as Stats;
+    if (el === root || out.has(el)) continue;
     const final = score * (1 - s.link / Math.max(1, s.text));
     scores.set(el, final);
-    if (final > best) {
+    // A row, a table or a list is a part of a text's flow, never the whole of it.
+    if (final > best && !PART.has(el.tag)) {
       best = final;
       top = el;
     }
@@ -116,7 +118,7 @@ export function findMainContent(root: HtmlElement): MainContent | undefined {
   const roots = withSiblings(top, stats, scores);
   const skip = new Set<HtmlElement>();
   const dropped: Dropped = {};
-  pruneContent(roots, stats, topStats.text, skip, dropped);
+  pruneContent(roots, stats, topStats.text, out, skip, dropped);
   countOutside(root, roots, stats, dropped);
   return { roots, skip, dropped };
 }

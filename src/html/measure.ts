@@ -82,10 +82,34 @@ export function nonSpace(text: string): number {
   return n;
 }
 
-function commasOf(text: string): number {
+/** Commas of every script: Latin, Arabic, ideographic and fullwidth, small and vertical forms. */
+function isComma(c: number): boolean {
+  return (
+    c === 0x2c ||
+    c === 0x60c ||
+    c === 0x3001 ||
+    c === 0xff0c ||
+    c === 0xfe10 ||
+    c === 0xfe11 ||
+    c === 0xfe50 ||
+    c === 0x2e32 ||
+    c === 0x2e34 ||
+    c === 0x2e41
+  );
+}
+
+/** Non-space characters and commas of a text, in one pass. */
+function countText(text: string, linked: boolean): Stats {
   let n = 0;
-  for (let i = text.indexOf(","); i !== -1; i = text.indexOf(",", i + 1)) n++;
-  return n;
+  let commas = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 32 && c !== 160) {
+      n++;
+      if (c < 0x2d ? c === 0x2c : c > 0x5ff && isComma(c)) commas++;
+    }
+  }
+  return { text: n, link: linked ? n : 0, commas, blocks: 0, articles: 0 };
 }
 
 /**
@@ -104,23 +128,20 @@ export function measure(root: HtmlElement): Measured {
     const s: Stats = { text: 0, link: 0, commas: 0, blocks: 0, articles: 0 };
     const linked = inLink || el.tag === "a";
     const loose = LOOSE.has(el.tag);
-    let run: LooseRun = { parent: el, text: 0, link: 0, commas: 0 };
-    const found: LooseRun[] = [];
-    const flush = () => {
-      if (run.text > 0) found.push(run);
-      run = { parent: el, text: 0, link: 0, commas: 0 };
-    };
+    /** The run of inline content since the last block child (of a loose container). */
+    let run: LooseRun | undefined;
     for (const c of el.children) {
       let k: Stats;
       if (typeof c === "string") {
-        const n = nonSpace(c);
-        k = { text: n, link: linked ? n : 0, commas: commasOf(c), blocks: 0, articles: 0 };
+        k = countText(c, linked);
       } else {
         k = walk(c, linked);
         s.blocks += k.blocks + (BLOCKISH.has(c.tag) ? 1 : 0);
         s.articles += k.articles + (c.tag === "article" ? 1 : 0);
         if (BLOCKISH.has(c.tag) || k.blocks > 0) {
-          flush();
+          // A block ends the run before it, which is then a run beside blocks.
+          if (run !== undefined && run.text > 0) runs.push(run);
+          run = undefined;
           s.text += k.text;
           s.link += k.link;
           s.commas += k.commas;
@@ -131,16 +152,14 @@ export function measure(root: HtmlElement): Measured {
       s.link += k.link;
       s.commas += k.commas;
       if (loose) {
+        run ??= { parent: el, text: 0, link: 0, commas: 0 };
         run.text += k.text;
         run.link += k.link;
         run.commas += k.commas;
       }
     }
     // Only beside blocks: a container of inline content alone is a paragraph itself.
-    if (loose && s.blocks > 0) {
-      flush();
-      for (const r of found) runs.push(r);
-    }
+    if (run !== undefined && run.text > 0 && s.blocks > 0) runs.push(run);
     stats.set(el, s);
     return s;
   };

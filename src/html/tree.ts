@@ -51,13 +51,17 @@ export interface ParsedPage {
   readonly removed: Removed;
 }
 
-/** Elements whose content is never page text. */
+/**
+ * Elements whose content is never page text. A formula (`math`) is: its tokens are what it
+ * says, but its `annotation` (a TeX or other source kept for software) is not shown.
+ */
 const DROPPED = new Set([
   "script",
   "noscript",
   "template",
   "svg",
-  "math",
+  "annotation",
+  "annotation-xml",
   "canvas",
   "iframe",
   "frame",
