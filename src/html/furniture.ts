@@ -41,19 +41,28 @@ function note(dropped: Dropped, reason: FurnitureReason): void {
   dropped[reason] = (dropped[reason] ?? 0) + 1;
 }
 
+/** What the scorer found, for judging the blocks of the content it chose. */
+export interface ContentFacts {
+  readonly stats: ReadonlyMap<HtmlElement, Stats>;
+  /** Candidates' scores. */
+  readonly scores: ReadonlyMap<HtmlElement, number>;
+  /** Characters of text of the chosen content. */
+  readonly text: number;
+  /** The best candidate's score. */
+  readonly score: number;
+  /** Elements named like comments or menus that hold less than half the page. */
+  readonly unlikely: ReadonlySet<HtmlElement>;
+}
+
 /**
  * Leaves the furniture inside `roots` out: adds it to `skip` and counts it in `dropped`.
- * `contentText` is the text of the chosen content: a block holding half of it is never furniture,
- * unless it is `unlikely` (named like comments or menus, and holding less than half the page).
  *
  * @example
- * pruneContent(roots, stats, stats.get(top).text, unlikelyOnes, skip, dropped);
+ * pruneContent(roots, facts, skip, dropped);
  */
 export function pruneContent(
   roots: readonly HtmlElement[],
-  stats: ReadonlyMap<HtmlElement, Stats>,
-  contentText: number,
-  unlikely: ReadonlySet<HtmlElement>,
+  facts: ContentFacts,
   skip: Set<HtmlElement>,
   dropped: Dropped,
 ): void {
@@ -61,9 +70,9 @@ export function pruneContent(
     for (const c of el.children) {
       if (typeof c === "string") continue;
       const reason =
-        unlikely.has(c) && CONTAINER.has(c.tag)
+        facts.unlikely.has(c) && CONTAINER.has(c.tag)
           ? (reasonByName(c) ?? "lowDensity")
-          : furnitureIn(c, stats, contentText);
+          : furnitureIn(c, facts);
       if (reason !== undefined) {
         skip.add(c);
         note(dropped, reason);
@@ -74,18 +83,16 @@ export function pruneContent(
 }
 
 /** What furniture a block inside the content is, or undefined when it is content. */
-function furnitureIn(
-  c: HtmlElement,
-  stats: ReadonlyMap<HtmlElement, Stats>,
-  contentText: number,
-): FurnitureReason | undefined {
+function furnitureIn(c: HtmlElement, facts: ContentFacts): FurnitureReason | undefined {
+  const { stats } = facts;
   const s = stats.get(c) as Stats;
   const density = s.link / Math.max(1, s.text);
-  const small = s.text < contentText * 0.5;
+  // A block holding half the content's text is the content, whatever its name.
+  const minor = s.text < facts.text * 0.5;
   const container = CONTAINER.has(c.tag);
   const byTag = FURNITURE_TAGS.get(c.tag);
-  if (byTag !== undefined && small) return reasonByName(c) ?? byTag;
-  if (container && small && (classWeight(c) < 0 || isUnlikely(c))) {
+  if (byTag !== undefined && minor) return reasonByName(c) ?? byTag;
+  if (container && minor && (classWeight(c) < 0 || isUnlikely(c))) {
     return reasonByName(c) ?? "lowDensity";
   }
   const list = c.tag === "ul" || c.tag === "ol";

@@ -104,12 +104,12 @@ export function findMainContent(root: HtmlElement): MainContent | undefined {
   }
   // Climb while the parent holds little more than the candidate (wrappers), so siblings
   // split off by layout divs come along.
+  const chosen = (stats.get(top) as Stats).text;
   for (;;) {
     const parent: HtmlElement | undefined = top.parent;
     if (parent === undefined || parent === root || parent.tag === "body") break;
-    const ps = stats.get(parent) as Stats;
-    const ts = stats.get(top) as Stats;
-    if (ps.text > ts.text * 1.15 || classWeight(parent) < 0) break;
+    // Measured against the chosen element, not the last step: wrappers never creep outwards.
+    if ((stats.get(parent) as Stats).text > chosen * 1.15 || classWeight(parent) < 0) break;
     top = parent;
   }
   const topStats = stats.get(top) as Stats;
@@ -118,7 +118,12 @@ export function findMainContent(root: HtmlElement): MainContent | undefined {
   const roots = withSiblings(top, stats, scores);
   const skip = new Set<HtmlElement>();
   const dropped: Dropped = {};
-  pruneContent(roots, stats, topStats.text, out, skip, dropped);
+  pruneContent(
+    roots,
+    { stats, scores, text: topStats.text, score: best, unlikely: out },
+    skip,
+    dropped,
+  );
   countOutside(root, roots, stats, dropped);
   return { roots, skip, dropped };
 }
