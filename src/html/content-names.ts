@@ -25,7 +25,7 @@ const NEGATIVE =
  */
 const UNLIKELY =
   /(?:^|[\s_-])(?:comment|communit|disqus|banner|breadcrumb|combx|cookie|consent|gdpr|footer|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|pagination|popup|newsletter|subscribe|recirc|outbrain|taboola|share|sharing|promo|trending|most-popular|masthead|navbar|ad-break|agegate)/;
-const MAYBE = /and|article|body|column|content|main|shadow|story|post-|entry/;
+const MAYBE = /and|article|body|column|content|main|shadow|story|entry/;
 /** Names of the small print around a story: bylines, dates, captions, credits. */
 export const SMALL_PRINT =
   /(?:^|[\s_-])(?:byline|dateline|timestamp|date|time|author|authors|meta|credit|credits|caption|captions|kicker|eyebrow|label|published|updated|photo|image|img|video|media-caption|read-more|readmore|more-on|also|see-also)(?:$|[\s_-])/;

@@ -12,7 +12,7 @@ import {
   reasonByName,
   SMALL_PRINT,
 } from "./content-names.js";
-import type { Stats } from "./measure.js";
+import { type Stats, textOf } from "./measure.js";
 import type { HtmlElement } from "./tree.js";
 
 /** Blocks left out, by reason. */
@@ -52,6 +52,8 @@ export interface ContentFacts {
   readonly score: number;
   /** Elements named like comments or menus that hold less than half the page. */
   readonly unlikely: ReadonlySet<HtmlElement>;
+  /** The page's title: a heading that says it again is the headline, shown as the title. */
+  readonly title: string | undefined;
 }
 
 /**
@@ -112,7 +114,9 @@ function furnitureIn(c: HtmlElement, facts: ContentFacts): FurnitureReason | und
     (s.link >= s.text || !isSentence(c))
   )
     return "lowDensity";
-  if (c.tag === "h1" && s.text < 300) return "smallPrint";
+  if (c.tag === "h1" && s.text < 300 && (facts.title === undefined || saysTitle(c, facts.title))) {
+    return "smallPrint";
+  }
   return undefined;
 }
 
@@ -173,6 +177,17 @@ export function isSentence(el: HtmlElement): boolean {
   return own && SENTENCE_END.test(all.join("").trimEnd());
 }
 const LETTER = /\p{L}/u;
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** A heading that says the title again: three in four of its words are the title's. */
+function saysTitle(heading: HtmlElement, title: string): boolean {
+  const words = textOf(heading).toLowerCase().match(WORD) ?? [];
+  if (words.length === 0) return true;
+  const titled = new Set(title.toLowerCase().match(WORD) ?? []);
+  let found = 0;
+  for (const w of words) if (titled.has(w)) found++;
+  return found >= words.length * 0.75;
+}
 const SENTENCE_END = /[.!?\u3002\uff01\uff1f]["'\u201d\u2019\u00bb)\]]*$/u;
 
 /**

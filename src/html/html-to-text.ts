@@ -218,7 +218,7 @@ export async function* pageParts(
     };
   }
   const facts = factsOf(page.title, page.meta, body);
-  const main = mode === "main" ? findMainContent(body) : undefined;
+  const main = mode === "main" ? findMainContent(body, page.title) : undefined;
   const roots: HtmlElement[] = main ? main.roots : [body];
   const skip = main?.skip ?? new Set<HtmlElement>();
   if (main) removed.boilerplateChars = Math.max(0, allChars(body) - keptChars(roots, skip));

@@ -38,7 +38,7 @@ function voteOf(text: number, commas: number): number {
  * const main = findMainContent(page.root);
  * renderText(main ? main.roots : [page.root], { …, skip: main?.skip }, removed);
  */
-export function findMainContent(root: HtmlElement): MainContent | undefined {
+export function findMainContent(root: HtmlElement, title?: string): MainContent | undefined {
   const { stats, all, runs } = measure(root);
   const total = stats.get(root) as Stats;
   if (total.text === 0) return undefined;
@@ -120,7 +120,7 @@ export function findMainContent(root: HtmlElement): MainContent | undefined {
   const dropped: Dropped = {};
   pruneContent(
     roots,
-    { stats, scores, text: topStats.text, score: best, unlikely: out },
+    { stats, scores, text: topStats.text, score: best, unlikely: out, title },
     skip,
     dropped,
   );

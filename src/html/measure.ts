@@ -9,7 +9,7 @@ import type { HtmlElement } from "./tree.js";
 export interface Stats {
   /** Non-space characters of text beneath. */
   text: number;
-  /** Of those, inside links. */
+  /** Of those, inside links (a link to a place on the same page counts 0.3 a character). */
   link: number;
   /** Commas beneath (a sign of prose). */
   commas: number;
@@ -82,6 +82,18 @@ export function nonSpace(text: string): number {
   return n;
 }
 
+/**
+ * What a link's text weighs in link density: a link to a place on the same page (a table of
+ * contents, a permalink, a footnote) keeps the reader in the text, and weighs 0.3; `#` and
+ * `#!…` alone are buttons.
+ */
+function linkWeight(a: HtmlElement): number {
+  const href = a.attrs.href;
+  if (href === undefined) return 1;
+  // A bare `#` is a button that scripts handle, not a place.
+  return href.length > 1 && href.charCodeAt(0) === 35 && href.charCodeAt(1) !== 33 ? 0.3 : 1;
+}
+
 /** Commas of every script: Latin, Arabic, ideographic and fullwidth, small and vertical forms. */
 function isComma(c: number): boolean {
   return (
@@ -99,7 +111,7 @@ function isComma(c: number): boolean {
 }
 
 /** Non-space characters and commas of a text, in one pass. */
-function countText(text: string, linked: boolean): Stats {
+function countText(text: string, linked: number): Stats {
   let n = 0;
   let commas = 0;
   for (let i = 0; i < text.length; i++) {
@@ -109,7 +121,7 @@ function countText(text: string, linked: boolean): Stats {
       if (c < 0x2d ? c === 0x2c : c > 0x5ff && isComma(c)) commas++;
     }
   }
-  return { text: n, link: linked ? n : 0, commas, blocks: 0, articles: 0 };
+  return { text: n, link: linked * n, commas, blocks: 0, articles: 0 };
 }
 
 /**
@@ -123,10 +135,10 @@ export function measure(root: HtmlElement): Measured {
   const stats = new Map<HtmlElement, Stats>();
   const all: HtmlElement[] = [];
   const runs: LooseRun[] = [];
-  const walk = (el: HtmlElement, inLink: boolean): Stats => {
+  const walk = (el: HtmlElement, inLink: number): Stats => {
     all.push(el);
     const s: Stats = { text: 0, link: 0, commas: 0, blocks: 0, articles: 0 };
-    const linked = inLink || el.tag === "a";
+    const linked = el.tag === "a" && inLink === 0 ? linkWeight(el) : inLink;
     const loose = LOOSE.has(el.tag);
     /** The run of inline content since the last block child (of a loose container). */
     let run: LooseRun | undefined;
@@ -163,8 +175,24 @@ export function measure(root: HtmlElement): Measured {
     stats.set(el, s);
     return s;
   };
-  walk(root, false);
+  walk(root, 0);
   return { stats, all, runs };
+}
+
+/** The text beneath an element, joined (for short elements: a heading, a caption). */
+export function textOf(el: HtmlElement): string {
+  let out = "";
+  const walk = (e: HtmlElement) => {
+    for (const c of e.children) {
+      if (typeof c === "string") out += c;
+      else {
+        out += " ";
+        walk(c);
+      }
+    }
+  };
+  walk(el);
+  return out;
 }
 
 /** Characters of text in `roots` once `skip` is left out. */
