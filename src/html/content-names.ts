@@ -3,17 +3,8 @@
  * schema.org type. Names are the weakest evidence the content scorer reads (structure comes
  * first), so each word list is kept to words that mean the same thing on every site.
  */
+import type { BoilerplateReason } from "../pipeline/shaped.js";
 import type { HtmlElement } from "./tree.js";
-
-/** Why a block of the page was left out of its main content. */
-export type FurnitureReason =
-  | "navigation"
-  | "related"
-  | "comments"
-  | "footer"
-  | "ads"
-  | "smallPrint"
-  | "lowDensity";
 
 const POSITIVE =
   /(?:^|[\s_-])(?:article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|richtext|rich-text|storycontent|articlebody)(?:$|[\s_-])|articlebody|article-body|post-body|entry-content|story-body/;
@@ -31,7 +22,7 @@ export const SMALL_PRINT =
   /(?:^|[\s_-])(?:byline|dateline|timestamp|date|time|author|authors|meta|credit|credits|caption|captions|kicker|eyebrow|label|published|updated|photo|image|img|video|media-caption|read-more|readmore|more-on|also|see-also)(?:$|[\s_-])/;
 
 /** The furniture a name says a block is, checked in this order (a "comment-nav" is comments). */
-const REASONS: ReadonlyArray<readonly [FurnitureReason, RegExp]> = [
+const REASONS: ReadonlyArray<readonly [BoilerplateReason, RegExp]> = [
   [
     "comments",
     /(?:^|[\s_-])(?:comments?|commentlist|comment-list|disqus|replies|remarks?|respond)(?:$|[\s_-])/,
@@ -53,7 +44,7 @@ const REASONS: ReadonlyArray<readonly [FurnitureReason, RegExp]> = [
 ];
 
 /** Elements that are page furniture wherever they are, and what furniture they are. */
-export const FURNITURE_TAGS: ReadonlyMap<string, FurnitureReason> = new Map([
+export const FURNITURE_TAGS: ReadonlyMap<string, BoilerplateReason> = new Map([
   ["nav", "navigation"],
   ["aside", "related"],
   ["footer", "footer"],
@@ -110,7 +101,7 @@ export function unlikely(el: HtmlElement): boolean {
 }
 
 /** The furniture an element's names say it is, if any. */
-export function reasonByName(el: HtmlElement): FurnitureReason | undefined {
+export function reasonByName(el: HtmlElement): BoilerplateReason | undefined {
   const h = hint(el);
   if (h.trim() === "") return undefined;
   for (const [reason, re] of REASONS) if (re.test(h)) return reason;

@@ -3,10 +3,10 @@
  * navigation, share bars, related links, comment threads, bylines and captions it carries;
  * outside it, what each left-out block was. Every block left out is counted by its reason.
  */
+import type { BoilerplateReason } from "../pipeline/shaped.js";
 import {
   classWeight,
   FURNITURE_TAGS,
-  type FurnitureReason,
   hint,
   unlikely as isUnlikely,
   reasonByName,
@@ -16,7 +16,7 @@ import { type Stats, textOf } from "./measure.js";
 import type { HtmlElement } from "./tree.js";
 
 /** Blocks left out, by reason. */
-export type Dropped = Partial<Record<FurnitureReason, number>>;
+export type Dropped = Partial<Record<BoilerplateReason, number>>;
 
 /** Containers the pruning may drop inside the content (never inline text like a `strong`). */
 const CONTAINER = new Set([
@@ -37,7 +37,7 @@ const CONTAINER = new Set([
 ]);
 const HEADING = /^h[1-6]$/;
 
-function note(dropped: Dropped, reason: FurnitureReason): void {
+function note(dropped: Dropped, reason: BoilerplateReason): void {
   dropped[reason] = (dropped[reason] ?? 0) + 1;
 }
 
@@ -77,7 +77,8 @@ export function pruneContent(
           : furnitureIn(c, facts);
       if (reason !== undefined) {
         skip.add(c);
-        note(dropped, reason);
+        // An image without text, left out with its figure, is no block of text.
+        if ((facts.stats.get(c) as Stats).text > 0) note(dropped, reason);
       } else prune(c);
     }
   };
@@ -85,7 +86,7 @@ export function pruneContent(
 }
 
 /** What furniture a block inside the content is, or undefined when it is content. */
-function furnitureIn(c: HtmlElement, facts: ContentFacts): FurnitureReason | undefined {
+function furnitureIn(c: HtmlElement, facts: ContentFacts): BoilerplateReason | undefined {
   const { stats } = facts;
   const s = stats.get(c) as Stats;
   const density = s.link / Math.max(1, s.text);
@@ -148,10 +149,16 @@ export function countOutside(
       const reason = FURNITURE_TAGS.get(c.tag) ?? reasonByName(c);
       // A wrapper of several blocks that names nothing is looked into: its parts say more.
       if (reason === undefined && s.blocks > 0 && s.text >= 200) visit(c);
-      else note(dropped, reason ?? (c.tag === "header" ? "navigation" : "lowDensity"));
+      else note(dropped, reason ?? unnamed(c, s));
     }
   };
   visit(root);
+}
+
+/** What a block outside the content that names nothing is: by its tag, then by its text. */
+function unnamed(el: HtmlElement, s: Stats): BoilerplateReason {
+  if (el.tag === "header") return "navigation";
+  return s.text < 100 || s.link > s.text * 0.5 ? "lowDensity" : "other";
 }
 
 /**

@@ -221,7 +221,10 @@ export async function* pageParts(
   const main = mode === "main" ? findMainContent(body, page.title) : undefined;
   const roots: HtmlElement[] = main ? main.roots : [body];
   const skip = main?.skip ?? new Set<HtmlElement>();
-  if (main) removed.boilerplateChars = Math.max(0, allChars(body) - keptChars(roots, skip));
+  if (main) {
+    removed.boilerplateChars = Math.max(0, allChars(body) - keptChars(roots, skip));
+    removed.boilerplateBlocks = main.dropped;
+  }
   const rendered = renderText(
     roots,
     {

@@ -40,6 +40,7 @@ export function createRemoved(): Removed {
     unsafeLinks: 0,
     linksOverCap: 0,
     boilerplateChars: 0,
+    boilerplateBlocks: {},
   };
 }
 

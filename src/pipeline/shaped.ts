@@ -406,6 +406,23 @@ export interface HtmlFacts {
   readonly capped: boolean;
 }
 
+/**
+ * Why main-content extraction left a block of a page out: menus, breadcrumbs, share bars
+ * (`navigation`); related stories and link lists (`related`); comment threads (`comments`);
+ * footers (`footer`); ads, sign-up and consent boxes (`ads`); bylines, dates, captions and the
+ * headline (`smallPrint`); blocks of short or mostly linked text (`lowDensity`); other text
+ * beside the main content, that names nothing (`other`).
+ */
+export type BoilerplateReason =
+  | "navigation"
+  | "related"
+  | "comments"
+  | "footer"
+  | "ads"
+  | "smallPrint"
+  | "lowDensity"
+  | "other";
+
 /** What `htmlToText` removed from a page, by kind. */
 export interface HtmlRemoved {
   /** Characters of text hidden from the reader (hidden elements, comments, hidden inputs). */
@@ -420,6 +437,8 @@ export interface HtmlRemoved {
   linksOverCap: number;
   /** Characters left out as page furniture (navigation, footers, related links) in main mode. */
   boilerplateChars: number;
+  /** The blocks of text left out as page furniture in main mode, by reason (reasons with none absent). */
+  boilerplateBlocks: Partial<Record<BoilerplateReason, number>>;
 }
 
 import type { ShapedTelemetry } from "./telemetry-shape.js";
