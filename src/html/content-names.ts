@@ -9,13 +9,13 @@ import type { HtmlElement } from "./tree.js";
 const POSITIVE =
   /(?:^|[\s_-])(?:article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|richtext|rich-text|storycontent|articlebody)(?:$|[\s_-])|articlebody|article-body|post-body|entry-content|story-body/;
 const NEGATIVE =
-  /(?:^|[\s_-])(?:ad|ads|adv|advert|advertisement|banner|breadcrumbs?|combx|comments?|commentlist|community|consent|cookies?|disqus|foot|footer|footnotes?|gdpr|header|masthead|menu|modal|nav|navbar|navigation|newsletter|outbrain|pager|pagination|popup|promo|promos|recirc|related|remark|rss|share|sharing|shoutbox|sidebar|signup|skyscraper|social|sponsor|sponsored|subscribe|subscription|taboola|tags|toolbar|tools|trending|widget|most-popular|popular|recommended|read-more|author-bio|bio|paywall|overlay)(?:$|[\s_-])/;
+  /(?:^|[\s_-])(?:ad|ads|adv|advert|advertisement|banner|breadcrumbs?|combx|comments?|commentlist|community|consent|cookies?|disqus|foot|footer|footnotes?|gdpr|header|masthead|menu|modal|nav|navbar|navigation|newsletter|outbrain|pager|pagination|popup|promo|promos|recirc|related|remark|rss|share|sharing|shoutbox|sidebar|signup|skyscraper|sponsor|sponsored|subscribe|subscription|taboola|tags|toolbar|tools|trending|widget|most-popular|popular|recommended|read-more|author-bio|bio|paywall|overlay)(?:$|[\s_-])/;
 /**
  * Names of containers that are almost never the content (comment threads, menus, sidebars …),
  * unless the name also says content: their text does not vote and they are not chosen.
  */
 const UNLIKELY =
-  /(?:^|[\s_-])(?:comment|communit|disqus|banner|breadcrumb|combx|cookie|consent|gdpr|footer|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|pagination|popup|newsletter|subscribe|recirc|outbrain|taboola|share|sharing|promo|trending|most-popular|masthead|navbar|ad-break|agegate)/;
+  /(?:^|[\s_-])(?:comment|communit|disqus|banner|breadcrumb|combx|cookie|consent|gdpr|footer|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|sponsor|supplemental|pagination|popup|newsletter|subscribe|recirc|outbrain|taboola|share|sharing|promo|trending|most-popular|masthead|navbar|ad-break|agegate)/;
 const MAYBE = /and|article|body|column|content|main|shadow|story|entry/;
 /** Names of the small print around a story: bylines, dates, captions, credits. */
 export const SMALL_PRINT =

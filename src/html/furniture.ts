@@ -112,13 +112,31 @@ function furnitureIn(c: HtmlElement, facts: ContentFacts): BoilerplateReason | u
     (c.tag === "p" || HEADING.test(c.tag)) &&
     density > 0.6 &&
     s.text < 300 &&
-    (s.link >= s.text || !isSentence(c))
+    (s.link >= s.text || !isSentence(c)) &&
+    // A linked heading over prose heads a section (a listicle's items, a linked title).
+    !(c.tag !== "p" && headsProse(c, stats))
   )
     return "lowDensity";
   if (c.tag === "h1" && s.text < 300 && (facts.title === undefined || saysTitle(c, facts.title))) {
     return "smallPrint";
   }
   return undefined;
+}
+
+/** The next block after a heading is prose of its own: a paragraph, not a teaser's line. */
+function headsProse(heading: HtmlElement, stats: ReadonlyMap<HtmlElement, Stats>): boolean {
+  const siblings = heading.parent?.children ?? [];
+  for (let i = siblings.indexOf(heading) + 1; i < siblings.length; i++) {
+    const next = siblings[i] as HtmlElement | string;
+    if (typeof next === "string") {
+      if (next.trim() === "") continue;
+      return false;
+    }
+    const s = stats.get(next) as Stats;
+    if (s.text === 0) continue;
+    return s.text >= 100 && s.link < s.text * 0.3;
+  }
+  return false;
 }
 
 /**
