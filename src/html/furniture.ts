@@ -68,13 +68,16 @@ export function pruneContent(
   skip: Set<HtmlElement>,
   dropped: Dropped,
 ): void {
+  const titleWords = facts.title === undefined ? undefined : wordsOf(facts.title);
   const prune = (el: HtmlElement) => {
-    for (const c of el.children) {
+    const children = el.children;
+    for (let i = 0; i < children.length; i++) {
+      const c = children[i] as HtmlElement | string;
       if (typeof c === "string") continue;
       const reason =
         facts.unlikely.has(c) && CONTAINER.has(c.tag)
           ? (reasonByName(c) ?? "lowDensity")
-          : furnitureIn(c, facts);
+          : furnitureIn(c, i, facts, titleWords);
       if (reason !== undefined) {
         skip.add(c);
         // An image without text, left out with its figure, is no block of text.
@@ -85,8 +88,16 @@ export function pruneContent(
   for (const r of roots) prune(r);
 }
 
-/** What furniture a block inside the content is, or undefined when it is content. */
-function furnitureIn(c: HtmlElement, facts: ContentFacts): BoilerplateReason | undefined {
+/**
+ * What furniture a block inside the content is, or undefined when it is content. `at` is its
+ * index among its parent's children; `titleWords`, the words of the page's title.
+ */
+function furnitureIn(
+  c: HtmlElement,
+  at: number,
+  facts: ContentFacts,
+  titleWords: ReadonlySet<string> | undefined,
+): BoilerplateReason | undefined {
   const { stats } = facts;
   const s = stats.get(c) as Stats;
   const density = s.link / Math.max(1, s.text);
@@ -114,19 +125,24 @@ function furnitureIn(c: HtmlElement, facts: ContentFacts): BoilerplateReason | u
     s.text < 300 &&
     (s.link >= s.text || !isSentence(c)) &&
     // A linked heading over prose heads a section (a listicle's items, a linked title).
-    !(c.tag !== "p" && headsProse(c, stats))
+    !(c.tag !== "p" && headsProse(c, at, stats))
   )
     return "lowDensity";
-  if (c.tag === "h1" && s.text < 300 && (facts.title === undefined || saysTitle(c, facts.title))) {
+  if (c.tag === "h1" && s.text < 300 && (titleWords === undefined || saysTitle(c, titleWords))) {
     return "smallPrint";
   }
   return undefined;
 }
 
 /** The next block after a heading is prose of its own: a paragraph, not a teaser's line. */
-function headsProse(heading: HtmlElement, stats: ReadonlyMap<HtmlElement, Stats>): boolean {
+function headsProse(
+  heading: HtmlElement,
+  at: number,
+  stats: ReadonlyMap<HtmlElement, Stats>,
+): boolean {
+  // Each sibling is looked at for the one heading before it at most: linear in the page.
   const siblings = heading.parent?.children ?? [];
-  for (let i = siblings.indexOf(heading) + 1; i < siblings.length; i++) {
+  for (let i = at + 1; i < siblings.length; i++) {
     const next = siblings[i] as HtmlElement | string;
     if (typeof next === "string") {
       if (next.trim() === "") continue;
@@ -153,7 +169,10 @@ export function countOutside(
   dropped: Dropped,
 ): void {
   const holders = new Set<HtmlElement>();
-  for (const r of roots) for (let e = r.parent; e !== undefined; e = e.parent) holders.add(e);
+  // Roots are siblings: their ancestors are walked once.
+  for (const r of roots) {
+    for (let e = r.parent; e !== undefined && !holders.has(e); e = e.parent) holders.add(e);
+  }
   const chosen = new Set(roots);
   const visit = (el: HtmlElement) => {
     for (const c of el.children) {
@@ -204,13 +223,16 @@ export function isSentence(el: HtmlElement): boolean {
 const LETTER = /\p{L}/u;
 const WORD = /[\p{L}\p{N}]+/gu;
 
+function wordsOf(text: string): Set<string> {
+  return new Set(text.toLowerCase().match(WORD) ?? []);
+}
+
 /** A heading that says the title again: three in four of its words are the title's. */
-function saysTitle(heading: HtmlElement, title: string): boolean {
+function saysTitle(heading: HtmlElement, titleWords: ReadonlySet<string>): boolean {
   const words = textOf(heading).toLowerCase().match(WORD) ?? [];
   if (words.length === 0) return true;
-  const titled = new Set(title.toLowerCase().match(WORD) ?? []);
   let found = 0;
-  for (const w of words) if (titled.has(w)) found++;
+  for (const w of words) if (titleWords.has(w)) found++;
   return found >= words.length * 0.75;
 }
 const SENTENCE_END = /[.!?\u3002\uff01\uff1f]["'\u201d\u2019\u00bb)\]]*$/u;

@@ -128,10 +128,13 @@ export function findMainContent(root: HtmlElement, title?: string): MainContent 
   return { roots, skip, dropped };
 }
 
+/** Rivals of the best candidate looked at: the next best few (as Readability does). */
+const RIVALS = 5;
+
 /**
  * Content split into parts (steps, sections, cards) scores as several candidates of about the
- * same weight: when three of those within a quarter of the best share an ancestor with it, that
- * ancestor is the content.
+ * same weight: when three of the next best, each within a quarter of the best, share an ancestor
+ * with it, that ancestor is the content.
  */
 function sharedAncestor(
   top: HtmlElement,
@@ -140,14 +143,22 @@ function sharedAncestor(
   root: HtmlElement,
   out: ReadonlySet<HtmlElement>,
 ): HtmlElement {
-  const rivals: HtmlElement[] = [];
+  // The next best few, kept sorted in a short array: a page of 100,000 alike paragraphs costs
+  // one pass, not a sort.
+  const rivals: Array<{ el: HtmlElement; score: number }> = [];
   for (const [el, score] of scores) {
-    if (el !== top && el !== root && !out.has(el) && score >= best * 0.75) rivals.push(el);
+    if (el === top || el === root || out.has(el) || score < best * 0.75) continue;
+    if (rivals.length === RIVALS && score <= (rivals[RIVALS - 1] as { score: number }).score)
+      continue;
+    let i = rivals.length;
+    while (i > 0 && (rivals[i - 1] as { score: number }).score < score) i--;
+    rivals.splice(i, 0, { el, score });
+    if (rivals.length > RIVALS) rivals.pop();
   }
   if (rivals.length < 3) return top;
   for (let up = top.parent; up !== undefined && up !== root && up.tag !== "body"; up = up.parent) {
     let holds = 0;
-    for (const r of rivals) if (contains(up, r)) holds++;
+    for (const r of rivals) if (contains(up, r.el)) holds++;
     if (holds >= 3) return up;
   }
   return top;
