@@ -3,7 +3,7 @@
  * schema.org type. Names are the weakest evidence the content scorer reads (structure comes
  * first), so each word list is kept to words that mean the same thing on every site.
  */
-import type { BoilerplateReason } from "../pipeline/shaped.js";
+import type { BoilerplateReason } from "../pipeline/html-facts.js";
 import type { HtmlElement } from "./tree.js";
 
 const POSITIVE =

@@ -3,7 +3,7 @@
  * navigation, share bars, related links, comment threads, bylines and captions it carries;
  * outside it, what each left-out block was. Every block left out is counted by its reason.
  */
-import type { BoilerplateReason } from "../pipeline/shaped.js";
+import type { BoilerplateReason } from "../pipeline/html-facts.js";
 import {
   classWeight,
   FURNITURE_TAGS,

@@ -1,5 +1,5 @@
+import type { BoilerplateReason } from "./html-facts.js";
 import { EXIT_QUIET_MS, type ReadStop } from "./run.js";
-import type { BoilerplateReason } from "./shaped.js";
 import type { SectionName } from "./unit.js";
 
 /** The version of the marker grammar docs/markers.md describes. */
