@@ -57,7 +57,10 @@ export const FURNITURE_TAGS: ReadonlyMap<string, BoilerplateReason> = new Map([
  * heading) says nothing about what the element is, and is left out.
  */
 export function hint(el: HtmlElement): string {
-  const names = `${el.attrs.class ?? ""} ${el.attrs.id ?? ""} ${el.attrs.role ?? ""}`.toLowerCase();
+  const { class: cls, id, role } = el.attrs;
+  // Most elements have no names at all.
+  if (cls === undefined && id === undefined && role === undefined) return "";
+  const names = `${cls ?? ""} ${id ?? ""} ${role ?? ""}`.toLowerCase();
   // Most names have no slug in them: split only those that may.
   if (!hyphens(names, 4)) return names;
   let out = "";

@@ -12,8 +12,6 @@ import { countOutside, type Dropped, pruneContent } from "./furniture.js";
 import { measure, type Stats } from "./measure.js";
 import type { HtmlElement } from "./tree.js";
 
-export { allChars, keptChars } from "./measure.js";
-
 export interface MainContent {
   /** The elements to render, in page order. */
   readonly roots: HtmlElement[];
@@ -21,6 +19,8 @@ export interface MainContent {
   readonly skip: Set<HtmlElement>;
   /** Blocks left out (inside the roots and around them), by reason. */
   readonly dropped: Dropped;
+  /** Characters of text (spaces not counted) left out: the page's less the roots' but `skip`. */
+  readonly leftOut: number;
 }
 
 const PART = new Set(["tr", "tbody", "thead", "tfoot", "table", "ul", "ol", "dl"]);
@@ -125,7 +125,11 @@ export function findMainContent(root: HtmlElement, title?: string): MainContent 
     dropped,
   );
   countOutside(root, roots, stats, dropped);
-  return { roots, skip, dropped };
+  // Read from the measures: the skipped blocks are apart (none inside another).
+  let kept = 0;
+  for (const r of roots) kept += (stats.get(r) as Stats).text;
+  for (const s of skip) kept -= (stats.get(s) as Stats).text;
+  return { roots, skip, dropped, leftOut: Math.max(0, total.text - kept) };
 }
 
 /** Rivals of the best candidate looked at: the next best few (as Readability does). */

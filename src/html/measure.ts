@@ -194,21 +194,3 @@ export function textOf(el: HtmlElement): string {
   walk(el);
   return out;
 }
-
-/** Characters of text in `roots` once `skip` is left out. */
-export function keptChars(roots: readonly HtmlElement[], skip: ReadonlySet<HtmlElement>): number {
-  let n = 0;
-  const walk = (el: HtmlElement) => {
-    for (const c of el.children) {
-      if (typeof c === "string") n += nonSpace(c);
-      else if (!skip.has(c)) walk(c);
-    }
-  };
-  for (const r of roots) walk(r);
-  return n;
-}
-
-/** Characters of text in the whole tree. */
-export function allChars(root: HtmlElement): number {
-  return keptChars([root], new Set());
-}
