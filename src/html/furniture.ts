@@ -44,12 +44,8 @@ function note(dropped: Dropped, reason: BoilerplateReason): void {
 /** What the scorer found, for judging the blocks of the content it chose. */
 export interface ContentFacts {
   readonly stats: ReadonlyMap<HtmlElement, Stats>;
-  /** Candidates' scores. */
-  readonly scores: ReadonlyMap<HtmlElement, number>;
   /** Characters of text of the chosen content. */
   readonly text: number;
-  /** The best candidate's score. */
-  readonly score: number;
   /** Elements named like comments or menus that hold less than half the page. */
   readonly unlikely: ReadonlySet<HtmlElement>;
   /** The page's title: a heading that says it again is the headline, shown as the title. */

@@ -23,7 +23,9 @@ export interface MainContent {
   readonly leftOut: number;
 }
 
+/** Parts of a text's flow (rows, tables, lists): they gather votes but are never the content. */
 const PART = new Set(["tr", "tbody", "thead", "tfoot", "table", "ul", "ol", "dl"]);
+/** Elements whose text is a paragraph that votes. */
 const PARAGRAPH = new Set(["p", "pre", "td", "blockquote"]);
 
 /** What a paragraph of `text` characters and `commas` commas adds to its containers' scores. */
@@ -33,9 +35,10 @@ function voteOf(text: number, commas: number): number {
 
 /**
  * Finds the main content of a page, or undefined when nothing stands out (render it whole).
+ * `title` is the page's title: an `h1` that says it again is left out as the headline.
  *
  * @example
- * const main = findMainContent(page.root);
+ * const main = findMainContent(page.root, page.title);
  * renderText(main ? main.roots : [page.root], { …, skip: main?.skip }, removed);
  */
 export function findMainContent(root: HtmlElement, title?: string): MainContent | undefined {
@@ -118,12 +121,7 @@ export function findMainContent(root: HtmlElement, title?: string): MainContent 
   const roots = withSiblings(top, stats, scores);
   const skip = new Set<HtmlElement>();
   const dropped: Dropped = {};
-  pruneContent(
-    roots,
-    { stats, scores, text: topStats.text, score: best, unlikely: out, title },
-    skip,
-    dropped,
-  );
+  pruneContent(roots, { stats, text: topStats.text, unlikely: out, title }, skip, dropped);
   countOutside(root, roots, stats, dropped);
   // Read from the measures: the skipped blocks are apart (none inside another).
   let kept = 0;
