@@ -62,6 +62,8 @@ async function pump(
       const page = await pageText(intake.reader, intake.contentType, intake.baseUrl, ctx);
       const facts = addSection(ctx, "text");
       await pumpLines(page.reader, "utf-8", sinks.lines("text"), facts, o.lineCap);
+      // The page's text ends where the byte cap cut its markup: the text says so, as any text.
+      facts.capped = intake.reader.capped;
       page.finish();
       return;
     }

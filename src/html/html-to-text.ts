@@ -11,7 +11,7 @@ import { openSource } from "../intake/source.js";
 import { utf8Length } from "../pipeline/text.js";
 import { detectCharset, PRESCAN_BYTES } from "./charset.js";
 import { factsOf, type PageFacts } from "./facts.js";
-import { allChars, findMainContent, keptChars } from "./main-content.js";
+import { findMainContent } from "./main-content.js";
 import { type Link, renderText } from "./render.js";
 import { createTreeBuilder, type HtmlElement, type Removed } from "./tree.js";
 
@@ -218,10 +218,13 @@ export async function* pageParts(
     };
   }
   const facts = factsOf(page.title, page.meta, body);
-  const main = mode === "main" ? findMainContent(body) : undefined;
+  const main = mode === "main" ? findMainContent(body, page.title) : undefined;
   const roots: HtmlElement[] = main ? main.roots : [body];
   const skip = main?.skip ?? new Set<HtmlElement>();
-  if (main) removed.boilerplateChars = Math.max(0, allChars(body) - keptChars(roots, skip));
+  if (main) {
+    removed.boilerplateChars = main.leftOut;
+    removed.boilerplateBlocks = main.dropped;
+  }
   const rendered = renderText(
     roots,
     {

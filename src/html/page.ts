@@ -6,7 +6,12 @@
  * while part of it is missing. A page that hides text from its reader is a likely carrier of
  * injected instructions: the text says how much was removed.
  */
-import { noteMarker as note } from "../pipeline/markers.js";
+import {
+  boilerplateMarker,
+  hiddenTextMarker,
+  pageCapMarker,
+  streamedPageMarker,
+} from "../pipeline/markers.js";
 import type { PageFacts } from "./facts.js";
 import type { HtmlInput } from "./html-to-text.js";
 import {
@@ -67,21 +72,15 @@ export async function readPage(
   }
   async function* streamed(): AsyncGenerator<string> {
     const head = factLines(facts?.facts ?? {});
-    head.push(
-      note(
-        "a page too large to hold: read as it streamed, in full mode (no main-content extraction, no link list)",
-      ),
-    );
+    head.push(streamedPageMarker());
     yield `${head.join("\n")}\n\n`;
     for (let part = await next(); part !== undefined; part = await next()) {
       if (part.kind === "text") yield part.text;
     }
     const page = result as PageResult;
     const end: string[] = [];
-    if (page.removed.hiddenChars > 0) {
-      end.push(note(`${page.removed.hiddenChars} characters of hidden text removed`));
-    }
-    if (page.capped) end.push(note("page cut at maxBytes"));
+    if (page.removed.hiddenChars > 0) end.push(hiddenTextMarker(page.removed.hiddenChars));
+    if (page.capped) end.push(pageCapMarker());
     if (end.length > 0) yield end.join("\n");
   }
   return { text: streamed(), result: () => result };
@@ -99,16 +98,10 @@ function factLines(facts: PageFacts): string[] {
 /** What a held page's text says under its facts: hidden text, furniture left out, the cap. */
 function heldNotes(page: PageResult): string[] {
   const notes: string[] = [];
-  if (page.removed.hiddenChars > 0) {
-    notes.push(note(`${page.removed.hiddenChars} characters of hidden text removed`));
-  }
+  if (page.removed.hiddenChars > 0) notes.push(hiddenTextMarker(page.removed.hiddenChars));
   if (page.removed.boilerplateChars > 0) {
-    notes.push(
-      note(
-        `main content only: ${page.removed.boilerplateChars} characters of page furniture (navigation, related links, footers) left out`,
-      ),
-    );
+    notes.push(boilerplateMarker(page.removed.boilerplateChars, page.removed.boilerplateBlocks));
   }
-  if (page.capped) notes.push(note("page cut at maxBytes"));
+  if (page.capped) notes.push(pageCapMarker());
   return notes;
 }

@@ -40,6 +40,7 @@ export function createRemoved(): Removed {
     unsafeLinks: 0,
     linksOverCap: 0,
     boilerplateChars: 0,
+    boilerplateBlocks: {},
   };
 }
 
@@ -51,13 +52,17 @@ export interface ParsedPage {
   readonly removed: Removed;
 }
 
-/** Elements whose content is never page text. */
+/**
+ * Elements whose content is never page text. A formula (`math`) is: its tokens are what it
+ * says, but its `annotation` (a TeX or other source kept for software) is not shown.
+ */
 const DROPPED = new Set([
   "script",
   "noscript",
   "template",
   "svg",
-  "math",
+  "annotation",
+  "annotation-xml",
   "canvas",
   "iframe",
   "frame",
@@ -84,6 +89,7 @@ const KEPT = [
   "start",
   "datetime",
   "itemprop",
+  "itemtype",
   "role",
   "rel",
   "open",

@@ -1,3 +1,4 @@
+import type { BoilerplateReason } from "./html-facts.js";
 import { EXIT_QUIET_MS, type ReadStop } from "./run.js";
 import type { SectionName } from "./unit.js";
 
@@ -190,6 +191,57 @@ export function binaryMarker(
  */
 export function resourceLinkMarker(mime: string | undefined): string {
   return `[airlock: resource link${mime !== undefined ? ` (${mime})` : ""}]`;
+}
+
+/** The reasons a page's furniture was left out, in the order the marker names them, as it says them. */
+const BOILERPLATE_LABELS: ReadonlyArray<readonly [BoilerplateReason, string]> = [
+  ["navigation", "navigation"],
+  ["related", "related links"],
+  ["comments", "comments"],
+  ["footer", "footer"],
+  ["ads", "ads"],
+  ["smallPrint", "small print"],
+  ["lowDensity", "low text density"],
+  ["other", "other text"],
+];
+
+/**
+ * What main-content extraction left out of a page, under its facts: the characters, and the
+ * blocks by reason, each reason named once.
+ *
+ * @example
+ * boilerplateMarker(4120, { navigation: 12, comments: 1 });
+ * // "[airlock: main content only; left out 4120 characters in 13 blocks: navigation 12, comments 1]"
+ */
+export function boilerplateMarker(
+  chars: number,
+  blocks: Readonly<Partial<Record<BoilerplateReason, number>>>,
+): string {
+  const parts: string[] = [];
+  let total = 0;
+  for (const [reason, label] of BOILERPLATE_LABELS) {
+    const n = blocks[reason] ?? 0;
+    if (n <= 0) continue;
+    parts.push(`${label} ${n}`);
+    total += n;
+  }
+  const by = total > 0 ? ` in ${total} block${total === 1 ? "" : "s"}: ${parts.join(", ")}` : "";
+  return `[airlock: main content only; left out ${chars} character${chars === 1 ? "" : "s"}${by}]`;
+}
+
+/** Text a page hid from its reader (a likely carrier of injected instructions), removed. */
+export function hiddenTextMarker(chars: number): string {
+  return `[airlock: ${chars} character${chars === 1 ? "" : "s"} of hidden text removed]`;
+}
+
+/** A page cut at `maxBytes`: its text ends early. */
+export function pageCapMarker(): string {
+  return "[airlock: page cut at maxBytes]";
+}
+
+/** A page too large to hold, read as it streamed. */
+export function streamedPageMarker(): string {
+  return "[airlock: a page too large to hold: read as it streamed, in full mode (no main-content extraction, no link list)]";
 }
 
 export function sectionMarker(section: SectionName): string {

@@ -399,35 +399,9 @@ export interface InvisibleCounts {
   other: number;
 }
 
-/** A web page's facts (cleaned like its text) and what `htmlToText` removed. */
-export interface HtmlFacts {
-  readonly title?: string;
-  readonly byline?: string;
-  readonly date?: string;
-  /** `main` when main content was found, else `full`. */
-  readonly mode: "main" | "full";
-  readonly charset: string;
-  /** Links listed at the end of the text. */
-  readonly links: number;
-  readonly removed: HtmlRemoved;
-  readonly capped: boolean;
-}
+import type { HtmlFacts } from "./html-facts.js";
 
-/** What `htmlToText` removed from a page, by kind. */
-export interface HtmlRemoved {
-  /** Characters of text hidden from the reader (hidden elements, comments, hidden inputs). */
-  hiddenChars: number;
-  /** Elements hidden by an attribute or an inline style. */
-  hiddenElements: number;
-  /** Elements and other content dropped, by reason. */
-  readonly byReason: Record<string, number>;
-  /** Links with a scheme other than http(s) and mailto, dropped (their text kept). */
-  unsafeLinks: number;
-  /** Links past `maxLinks`, not listed (their text kept). */
-  linksOverCap: number;
-  /** Characters left out as page furniture (navigation, footers, related links) in main mode. */
-  boilerplateChars: number;
-}
+export type { BoilerplateReason, HtmlFacts, HtmlRemoved } from "./html-facts.js";
 
 import type { HopMeta } from "./hop-meta.js";
 import type { ShapedTelemetry } from "./telemetry-shape.js";

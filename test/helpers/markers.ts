@@ -8,6 +8,9 @@ export interface ParsedMarker {
 }
 
 const SECTION = "(?:(stdout|stderr) )?";
+/** The reasons a page's furniture was left out, as the boilerplate marker names them. */
+const BOILERPLATE =
+  "(?:navigation|related links|comments|footer|ads|small print|low text density|other text)";
 const RULES: ReadonlyArray<readonly [string, RegExp]> = [
   ["gap", new RegExp(`^omitted ${SECTION}lines? (\\d+)(?:-(\\d+))?$`)],
   ["repeat", /^previous line repeated (\d+) more times?$/],
@@ -93,6 +96,15 @@ const RULES: ReadonlyArray<readonly [string, RegExp]> = [
     /^(\d+) earlier results? folded(?:: ([\w.:-]+ (?:[\w-]+|-)(?:, [\w.:-]+ (?:[\w-]+|-))*))?(?:; (\d+) older ones? not listed)?; read one again: read_result \{"handle":"…"\}$/,
   ],
   ["rerun", /^re-run of ([\w.:#-]+)(?: \(([\w-]+)\))?: (\d+) lines? as before, (\d+) new$/],
+  ["hidden", /^(\d+) characters? of hidden text removed$/],
+  [
+    "boilerplate",
+    new RegExp(
+      `^main content only; left out (\\d+) characters?(?: in (\\d+) blocks?: (${BOILERPLATE} \\d+(?:, ${BOILERPLATE} \\d+)*))?$`,
+    ),
+  ],
+  ["page-cap", /^page cut at maxBytes$/],
+  ["page-streamed", /^a page too large to hold: read as it streamed, in full mode \([^)]*\)$/],
 ];
 
 /** The marker's kind and its fields, for the text inside `[airlock: …]`; undefined if none fits. */

@@ -87,7 +87,7 @@ describe("shape(): big HTML pages keep their body and declare their cuts", () =>
     expect(shaped.text).toContain(PAGE_MARKS.error);
   });
 
-  it("a page cut at maxBytes declares the cut as bytes", async () => {
+  it("a page cut at maxBytes declares the cut as bytes, in meta and in its text", async () => {
     const page = articlePageOf(400_000);
     const shaped = await shape(page, { maxBytes: 200_000, maxTokens: 2000 });
     expectDeclaredCut(shaped);
@@ -97,6 +97,12 @@ describe("shape(): big HTML pages keep their body and declare their cuts", () =>
       at: 200_000,
       limit: 200_000,
     });
+    expect(shaped.text).toContain(
+      "[airlock: read stopped at maxBytes (200000); the rest was not read]",
+    );
+    // Negative control: the whole page has no cut to declare.
+    const whole = await shape(page, { maxTokens: 2000 });
+    expect(whole.text).not.toContain("read stopped at maxBytes");
   });
 });
 
@@ -113,7 +119,19 @@ describe("shape(): main-content extraction that leaves text out says so", () => 
       section: "text",
       chars: dropped,
     });
-    expect(shaped.text).toContain(`main content only: ${dropped} characters of page furniture`);
+    // The note names each reason once, with the blocks meta.html counts.
+    const blocks = shaped.meta.html?.removed.boilerplateBlocks ?? {};
+    expect(blocks).toMatchObject({ navigation: expect.any(Number), comments: 1, footer: 1 });
+    const note =
+      /\[airlock: main content only; left out (\d+) characters in (\d+) blocks: ([^\]]+)\]/.exec(
+        shaped.text,
+      );
+    expect(note?.[1]).toBe(String(dropped));
+    expect(Number(note?.[2])).toBe(Object.values(blocks).reduce((n, k) => n + k, 0));
+    const named = (note?.[3] ?? "").split(", ").map((part) => part.replace(/ \d+$/, ""));
+    expect(new Set(named).size).toBe(named.length);
+    expect(named).toEqual(expect.arrayContaining(["navigation", "comments", "footer"]));
+    expect(shaped.text.match(/main content only/g)).toHaveLength(1);
     expect(shaped.text).not.toContain("Nav Section 17");
   });
 
