@@ -1,7 +1,8 @@
 /**
- * The words of a `read_result {summary: true}` page (issue 29), beside the other markers
- * (`markers.ts`): tool text in them (times, a source's name, a message) is one line, without
- * brackets, capped.
+ * The summary's words (issue 29), beside the other markers (`markers.ts`): a severe message
+ * the text does not show, a host model's answer's label, and a `read_result {summary: true}`
+ * page. Tool text in them (times, a source's name, a message) is one line, without brackets,
+ * capped.
  */
 import { oneLine, scope } from "./markers.js";
 import type { SectionName } from "./unit.js";
@@ -78,4 +79,36 @@ export function summaryCloseMarker(listed: number, total: number, call: string):
   const not = total - listed;
   const said = not === 0 ? "every message listed" : `${not} of ${total} messages not listed`;
   return `[airlock: ${said}; to read a message's lines call ${call} with its id]`;
+}
+
+/**
+ * A severe message none of whose lines is shown (the summary's words for it, issue 29): how many
+ * lines say it, at what level, where they lie, and the message itself, past its header, with its
+ * varying words as `*` (tool text, redacted, one line, no brackets):
+ *
+ *   [airlock: 13 error lines not shown, lines 186-1881: Error returned from iconservicesagent: (null)]
+ */
+export function unshownMarker(
+  section: SectionName,
+  n: { count: number; severity: "fatal" | "error" | "warning"; first: number; last: number },
+  message: string,
+): string {
+  const lines = `line${n.count === 1 ? "" : "s"}`;
+  const where = n.first === n.last ? `line ${n.first}` : `lines ${n.first}-${n.last}`;
+  // A redaction reads `(REDACTED:rule)` inside a marker, whose own brackets it may not hold.
+  const said = oneLine(message.replace(/\[(REDACTED:[\w.-]+)\]/g, "($1)"), MENTION_CHARS);
+  return `[airlock: ${n.count} ${scope(section)}${n.severity} ${lines} not shown, ${where}: ${said}]`;
+}
+
+/** Characters of a message an `unshownMarker` shows at most. */
+export const MENTION_CHARS = 120;
+
+/**
+ * Above a host model's summary of a cut result (`summarize`): its words follow, `lines` lines of
+ * them, inside the fence like the tool's (the model read only what the text shows):
+ *
+ *   [airlock: 3 lines by the host's model, summarising what is shown here; not the tool's words]
+ */
+export function hopLabel(lines: number): string {
+  return `[airlock: ${lines} line${lines === 1 ? "" : "s"} by the host's model, summarising what is shown here; not the tool's words]`;
 }

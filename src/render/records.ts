@@ -6,8 +6,8 @@
  * envelope for any prefix of them.
  */
 import type { RecordFacts } from "../pipeline/facts.js";
-import { hopLabel } from "../pipeline/markers.js";
 import { cursorArgs, readCall } from "../pipeline/read-back.js";
+import { hopLabel } from "../pipeline/summary-markers.js";
 import { cutText } from "../pipeline/text.js";
 import type { JsonValue } from "../pipeline/unit.js";
 import { describeAggregates, count as n, outline } from "./describe.js";

@@ -8,17 +8,15 @@ import type { KeptView } from "../keep/view.js";
 import { type RunFacts, shownSections } from "../pipeline/facts.js";
 import {
   commandHeader,
-  hopLabel,
   httpHeader,
-  MENTION_CHARS,
   rerunMarker,
   safeName,
   toolErrorMarker,
-  unshownMarker,
 } from "../pipeline/markers.js";
 import { maskMessage, messageOf } from "../pipeline/message.js";
 import { firstPageHint, linesArgs } from "../pipeline/read-back.js";
 import type { RunContext, Stage } from "../pipeline/run.js";
+import { hopLabel, MENTION_CHARS, unshownMarker } from "../pipeline/summary-markers.js";
 import type { RecordsDraft, RecordsRenderOptions } from "./draft.js";
 import type { FitRequest, Mention, NextHint, ReadSection } from "./lines.js";
 
