@@ -12,10 +12,11 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import Papa from "papaparse";
 import { shape } from "../dist/index.js";
 import { logStream, makeChunks } from "./logs.mjs";
-import { LABEL_WORDS } from "./varied-logs.mjs";
+import { LABEL_WORDS, variedLogs } from "./varied-logs.mjs";
 
 const dir = process.argv[2] ?? fileURLToPath(new URL("../../shared/bench/logs/", import.meta.url));
 const BUDGET = 2000;
@@ -81,6 +82,60 @@ const pct = (n) => `${((100 * n) / Math.max(1, severe)).toFixed(1)}%`;
 console.log(
   `  all        ${String(severe).padStart(16)}  ${String(named).padStart(5)} (${pct(named)}); count exact ${pct(countsRight)}, times exact ${pct(timesRight)}`,
 );
+
+// Generated logs of eight other layouts: each severe template named with its exact count and
+// its true first and last line (their times are the generator's, not checked here).
+{
+  let sev = 0;
+  let ok = 0;
+  console.log("\ngenerated logs of other layouts (bench/varied-logs.mjs), at 2000 tokens");
+  for (const log of variedLogs({ lines: 4000 })) {
+    const shaped = await shape(log.text, { maxTokens: BUDGET });
+    const byFirst = new Map((shaped.meta.summary?.symptoms ?? []).map((x) => [x.first.line, x]));
+    // A line's first and last place (one text may be written more than once).
+    const at = new Map();
+    const lastAt = new Map();
+    log.lines.forEach((l, i) => {
+      if (!at.has(l)) at.set(l, i + 1);
+      lastAt.set(l, i + 1);
+    });
+    let logSevere = 0;
+    let logOk = 0;
+    for (const t of log.templates) {
+      if (!t.severe) continue;
+      logSevere++;
+      const s = byFirst.get(at.get(t.lines[0]));
+      if (s?.count === t.lines.length && s.last.line === lastAt.get(t.lines.at(-1))) logOk++;
+    }
+    sev += logSevere;
+    ok += logOk;
+    console.log(
+      `  ${log.name.padEnd(10)} ${String(logSevere).padStart(3)} severe  ${logOk} named exactly`,
+    );
+  }
+  console.log(
+    `  all        ${String(sev).padStart(3)} severe  ${ok} (${((100 * ok) / sev).toFixed(1)}%)`,
+  );
+}
+
+// What the summary costs in the text: its lines (a severe message not shown, named) at each
+// budget, and how many severe messages the text gives, as a line or by name.
+console.log("\nthe summary in the text, on the public logs");
+console.log("  log        budget  messages  as lines  by name  summary tokens (share)");
+for (const name of Object.keys(TIME_OF)) {
+  if (!existsSync(`${dir}/${name}.log`)) continue;
+  const text = readFileSync(`${dir}/${name}.log`, "utf8").replace(/\r?\n$/, "");
+  for (const budget of [2000, 4000]) {
+    const shaped = await shape(text, { maxTokens: budget });
+    const symptoms = shaped.meta.summary?.symptoms ?? [];
+    const named = shaped.text.split("\n").filter((l) => / lines? not shown, /.test(l));
+    const tokens = named.reduce((n, l) => n + countTokens(`${l}\n`), 0);
+    const asLines = symptoms.filter((x) => x.shown > 0).length;
+    console.log(
+      `  ${name.padEnd(10)} ${String(budget).padStart(6)}  ${String(symptoms.length + (shaped.meta.summary?.more ?? 0)).padStart(8)}  ${String(asLines).padStart(8)}  ${String(named.length).padStart(7)}  ${String(tokens).padStart(6)} (${((100 * tokens) / (shaped.meta.tokens ?? budget)).toFixed(1)}%)`,
+    );
+  }
+}
 
 // The time the summary adds, next to another build in the same process.
 const MB = Number(process.env.SUMMARY_MB ?? 100);

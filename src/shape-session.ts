@@ -79,6 +79,14 @@ export interface Session {
   readonly store: ResultStore;
 }
 
+/**
+ * A restored result's evidence page: at least this many tokens (a search page at the reader's
+ * least, MIN_READ_TOKENS, may not hold one line of a real log and the call that reads on), and
+ * read within this many milliseconds.
+ */
+const REFIT_PAGE_TOKENS = Math.max(MIN_READ_TOKENS, 256);
+const REFIT_WAIT_MS = 3_000;
+
 /** A session call's options: a shaper call's, and the call's id. */
 const SESSION_CALL = { ...CALL_OPTIONS, callId: true, key: true } as const;
 /** Keys whose latest run a session holds (each 4 KiB to 1 MiB: its lines' keys and its error counts'). */
@@ -157,18 +165,29 @@ export function createSession(options: SessionOptions): Session {
    * instead, the evidence of the stored whole (severity first) fitted to the share. A handle the
    * store no longer has gives no fit, and the result skips `evidence` as it would without one.
    */
+  let stuck = false;
   function storedRefit(e: Entry): Entry["refit"] {
     if (e.level !== "full" || e.handle === undefined || e.evidence === 0) return undefined;
     const handle = e.handle;
     return async (share) => {
+      if (stuck) return undefined;
       // The result's line first (what it was, its handle), then the page of its evidence.
       // A page needs MIN_READ_TOKENS: a smaller share takes that (the level is still taken
       // only when it makes the result smaller).
       const line = lineOf(e);
-      const room = Math.max(MIN_READ_TOKENS, share - (await count(`${line}\n`)));
+      const room = Math.max(REFIT_PAGE_TOKENS, share - (await count(`${line}\n`)));
       const read = createResultReader({ ...s.shape, store, maxTokens: room });
-      const page = await read({ handle, evidence: true });
-      if (page.status === "error") return undefined;
+      // A store that never answers costs the level, never the session.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const page = await Promise.race([
+        read({ handle, evidence: true }),
+        new Promise<undefined>((resolve) => {
+          timer = setTimeout(() => resolve(undefined), REFIT_WAIT_MS);
+        }),
+      ]).finally(() => clearTimeout(timer));
+      // A store that did not answer in time is not asked again for this session's levels.
+      if (page === undefined) stuck = true;
+      if (page === undefined || page.status === "error") return undefined;
       const text = `${line}\n${page.text}`;
       return { text, tokens: await count(text) };
     };

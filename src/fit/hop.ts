@@ -85,8 +85,12 @@ export async function runHop(
   const part = `summary_${key.slice(0, 32)}`;
   const known = o.cache.get(key) ?? (await fromStore(o.store, part));
   if (known !== undefined) {
-    remember(o.cache, key, known);
-    return { status: "cached", lines: known.split("\n") };
+    // A store's answer is another's writing: cleaned and cut here as a summariser's is.
+    const text = await cut(linesOf(o.clean(known)), o);
+    if (text !== "") {
+      remember(o.cache, key, text);
+      return { status: "cached", lines: text.split("\n") };
+    }
   }
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -120,11 +124,10 @@ export async function runHop(
   const text = await cut(linesOf(o.clean(answer)), o);
   if (text === "") return { status: "empty" };
   remember(o.cache, key, text);
-  try {
-    await o.store?.putPart?.(part, text);
-  } catch {
-    // A store that refuses costs the cache, never the result.
-  }
+  // Not awaited: a store that refuses or never answers costs the cache, never the result.
+  Promise.resolve()
+    .then(() => o.store?.putPart?.(part, text))
+    .catch(() => undefined);
   return { status: "ok", lines: text.split("\n") };
 }
 
@@ -155,7 +158,7 @@ async function fromStore(store: HopStore | undefined, part: string): Promise<str
 /** The answer's lines: blank ones dropped, at most MAX_LINES, none over 2,000 characters. */
 function linesOf(text: string): string[] {
   return text
-    .split(/\r\n|\r|\n/)
+    .split(/\r\n|[\r\n\u2028\u2029\u0085]/)
     .map((l) => l.trimEnd())
     .filter((l) => l.trim() !== "")
     .slice(0, MAX_LINES)

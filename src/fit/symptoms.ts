@@ -46,6 +46,7 @@ export function summaryOf(
   const found: Array<{ symptom: Symptom; unshown: boolean }> = [];
   const open: Array<SummaryDraft["open"][number]> = [];
   let more = 0;
+  let atLeast = false;
   let first: SummaryDraft["timeline"]["first"] | undefined;
   let last: SummaryDraft["timeline"]["last"] | undefined;
   for (const { name, kept } of sections) {
@@ -63,6 +64,7 @@ export function summaryOf(
     const table = kept.symptoms;
     if (table === undefined) continue;
     more += table.more;
+    atLeast ||= table.moreAtLeast;
     // The shown lines of each message: how many, and the first (it stands for the message).
     const shown = new Map<number, { unit: Unit; count: number }>();
     for (const u of held) {
@@ -109,6 +111,7 @@ export function summaryOf(
   return {
     symptoms: listed.map((f) => f.symptom),
     more: more + found.length - listed.length,
+    ...(atLeast ? { moreAtLeast: true as const } : {}),
     timeline: { first, last },
     open: [...unshown, ...open],
   };

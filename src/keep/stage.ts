@@ -166,6 +166,21 @@ function revealAll(sections: readonly Kept[], reveal: Reveal): void {
     reveal.echoes(u);
     if (u.text !== raw && u.template !== undefined) forget(kept.templates.get(u.template), u.text);
   }
+  // And in the first line of every severe message (the summary names a message by it, shown or
+  // not): a password echoed on an error line is a secret there too.
+  for (const kept of sections) {
+    for (const entry of kept.symptoms?.entries.values() ?? []) {
+      const unit: Unit = {
+        index: entry.first,
+        text: entry.line,
+        repeat: 1,
+        severity: entry.severity,
+        omittedChars: 0,
+      };
+      reveal.echoes(unit);
+      entry.line = unit.text;
+    }
+  }
 }
 
 /**

@@ -28,8 +28,14 @@ export interface SymptomEntry {
   last: number;
   readonly firstTime: string | undefined;
   lastTime: string | undefined;
-  /** Its first line, whole words only, at most MAX_LINE characters, not yet redacted. */
-  readonly line: string;
+  /**
+   * Its first line, whole words only, at most MAX_LINE characters, not yet redacted by rule
+   * (the keep stage redacts in it the echoes of secrets found in held lines; `meta` and the text
+   * redact the rest).
+   */
+  line: string;
+  /** The mildest severity of its lines (a message logged as a warning and as an error). */
+  least: Severity;
 }
 
 export interface SymptomTable {
@@ -41,6 +47,8 @@ export interface SymptomTable {
   readonly entries: ReadonlyMap<number, SymptomEntry>;
   /** Messages that came after the table was full (at least, past 65,536 of them). */
   readonly more: number;
+  /** `more` is a floor: past 65,536 of them, new messages were not told apart. */
+  readonly moreAtLeast: boolean;
 }
 
 /** Strings the table keeps past the run are copies (`detach`), not slices of a decoded chunk. */
@@ -70,6 +78,9 @@ export function createSymptomTable(): SymptomTable {
     get more() {
       return overflow.size;
     },
+    get moreAtLeast() {
+      return overflow.full;
+    },
     add(line, severity, position, repeats) {
       if (repeats && last !== undefined && lastAt === position - 1) {
         last.count++;
@@ -86,6 +97,7 @@ export function createSymptomTable(): SymptomTable {
         entry.last = position;
         entry.lastTime = own(time);
         if (severity > entry.severity) entry.severity = severity;
+        if (severity < entry.least) entry.least = severity;
         last = entry;
         return key;
       }
@@ -97,6 +109,7 @@ export function createSymptomTable(): SymptomTable {
       last = {
         key,
         severity,
+        least: severity,
         count: 1,
         first: position,
         last: position,

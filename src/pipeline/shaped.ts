@@ -255,8 +255,10 @@ export interface Symptom {
 export interface ShapeSummary {
   /** Severe messages, most severe first, then by section and first line (16 to 128, by budget). */
   readonly symptoms: readonly Symptom[];
-  /** Severe messages past those listed. */
+  /** Severe messages past those listed (a floor when `moreAtLeast`). */
   readonly more: number;
+  /** Past 1,024 + 65,536 messages a section is not told apart: `more` is at least that. */
+  readonly moreAtLeast?: true;
   /** The input's first and last line (of its first and its last section), with their times. */
   readonly timeline: {
     readonly first: SummaryPoint & { readonly section: SectionName };

@@ -17,13 +17,18 @@ import type { SectionName } from "./unit.js";
  *   error 13 lines 186-1881 (Jul  1 19:50:12 to Jul  7 21:01:22) m3f2a9c01: <message>
  *   [airlock: 41 of 71 messages not listed; to read a message's lines call read_result {…} with its id]
  */
-export function summaryHeadMarker(handle: string, total: number, levels: string[]): string {
+export function summaryHeadMarker(
+  handle: string,
+  total: number,
+  levels: string[],
+  atLeast = false,
+): string {
   const or =
     levels.length > 1 ? `${levels.slice(0, -1).join(", ")} or ${levels.at(-1)}` : levels[0];
   const what =
     total === 0
       ? "no fatal, error or warning line"
-      : `${total} message${total === 1 ? "" : "s"} of ${or} lines`;
+      : `${atLeast ? "at least " : ""}${total} message${total === 1 ? "" : "s"} of ${or} lines`;
   return `[airlock: read_result: the summary of ${handle}: ${what}]`;
 }
 
@@ -87,10 +92,11 @@ export function summaryCloseMarker(listed: number, total: number, call: string):
  * varying words as `*` (tool text, redacted, one line, no brackets):
  *
  *   [airlock: 13 error lines not shown, lines 186-1881: Error returned from iconservicesagent: (null)]
+ *   [airlock: 11 error or warning lines not shown, lines 5-900: pool exhausted]   (logged at two levels)
  */
 export function unshownMarker(
   section: SectionName,
-  n: { count: number; severity: "fatal" | "error" | "warning"; first: number; last: number },
+  n: { count: number; severity: string; first: number; last: number },
   message: string,
 ): string {
   const lines = `line${n.count === 1 ? "" : "s"}`;

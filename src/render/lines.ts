@@ -385,6 +385,9 @@ export function collect(kept: Kept): Unit[] {
   return [...seen];
 }
 
+/** Characters some readers take for a line break (U+2028, U+2029, NEL, a lone CR). */
+const SEPARATORS = /[\u2028\u2029\u0085\r]/g;
+
 /** The body text of a layout; `textOf` gives the (run-folded) text of a unit. */
 export function join(pieces: readonly Piece[], textOf: (unit: Unit) => string): string {
   let out = "";
@@ -392,7 +395,9 @@ export function join(pieces: readonly Piece[], textOf: (unit: Unit) => string): 
     const piece = pieces[i] as Piece;
     if (i > 0) out += "\n";
     if (!("unit" in piece)) out += piece.marker;
-    else if (piece.numbered) out += numberedLine(piece.unit.index, textOf(piece.unit));
+    // A line separator inside a numbered line would read as a line without its number.
+    else if (piece.numbered)
+      out += numberedLine(piece.unit.index, textOf(piece.unit).replace(SEPARATORS, " "));
     else out += textOf(piece.unit);
   }
   return out;

@@ -186,7 +186,10 @@ function mentionsOf(kept: KeptInput, clean: (text: string, max?: number) => stri
         .replaceAll("<*>", "*")
         .trim();
       if (message === "") continue;
-      const severity = LEVEL[e.severity] ?? "warning";
+      // A message logged at two levels says both: "error or warning lines".
+      const top = LEVEL[e.severity] ?? "warning";
+      const low = LEVEL[e.least] ?? "warning";
+      const severity = top === low ? top : (`${top} or ${low}` as const);
       out.push({
         section: name,
         key: e.key,

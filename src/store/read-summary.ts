@@ -67,7 +67,7 @@ export async function readSummary(
   const total = summary ? summary.symptoms.length + summary.more : 0;
   const listing = summary ? byWeight(summary.symptoms) : [];
   const levels = LEVELS.filter((l) => listing.some((s) => s.severity === l));
-  const head = summaryHeadMarker(stored.handle, total, [...levels]);
+  const head = summaryHeadMarker(stored.handle, total, [...levels], summary?.moreAtLeast === true);
   const call = (s: Symptom) => readCall({ handle: stored.handle, template: s.id });
   // The most a page says, then less: without the sources, then without the span.
   const frames = [

@@ -23,7 +23,7 @@ const RULES: ReadonlyArray<readonly [string, RegExp]> = [
   [
     "unshown",
     new RegExp(
-      `^(\\d+) ${SECTION}(fatal|error|warning) lines? not shown, lines? (\\d+)(?:-(\\d+))?: (.+)$`,
+      `^(\\d+) ${SECTION}(fatal|error|warning)(?: or (?:error|warning))? lines? not shown, lines? (\\d+)(?:-(\\d+))?: (.+)$`,
     ),
   ],
   [
@@ -75,7 +75,7 @@ const RULES: ReadonlyArray<readonly [string, RegExp]> = [
   ["tool-error", /^the tool reported an error$/],
   [
     "summary-head",
-    /^read_result: the summary of (res_\w+): (?:(\d+) messages? of ((?:fatal|error|warning)(?:(?:, | or )(?:fatal|error|warning))*) lines|no fatal, error or warning line)$/,
+    /^read_result: the summary of (res_\w+): (?:(?:at least )?(\d+) messages? of ((?:fatal|error|warning)(?:(?:, | or )(?:fatal|error|warning))*) lines|no fatal, error or warning line)$/,
   ],
   [
     "span",
