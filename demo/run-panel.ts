@@ -7,6 +7,7 @@ import { CLEARED, type ClearTurn, clearToolUses } from "./clear-tool-uses.ts";
 import type { RunData } from "./protocol.ts";
 import { RUN_TURNS } from "./run.ts";
 import { drawRunView, type RunPlot, runNumbers } from "./run-view.ts";
+import { row } from "./views.ts";
 import { CancelledError, ShapingWorker } from "./worker-client.ts";
 
 function $<T extends HTMLElement>(selector: string): T {
@@ -56,20 +57,6 @@ export function createRunPanel(): void {
     turn: $<HTMLElement>("#run-turn"),
   };
   const worker = new ShapingWorker();
-
-  const row = (label: string, ...cells: string[]) => {
-    const tr = document.createElement("tr");
-    const th = document.createElement("th");
-    th.scope = "row";
-    th.textContent = label;
-    tr.append(th);
-    for (const cell of cells) {
-      const td = document.createElement("td");
-      td.textContent = cell;
-      tr.append(td);
-    }
-    return tr;
-  };
 
   function showTurn(run: RunData, plot: RunPlot, deleting: readonly ClearTurn[], i: number): void {
     const view = run.views[i] ?? [];

@@ -8,7 +8,8 @@ import type { ShapeResult } from "./protocol.ts";
 
 const n = (value: number) => value.toLocaleString("en-US");
 
-function row(label: string, ...cells: string[]): HTMLTableRowElement {
+/** A table row: its label as a row header, then its cells (text only). */
+export function row(label: string, ...cells: string[]): HTMLTableRowElement {
   const tr = document.createElement("tr");
   const th = document.createElement("th");
   th.scope = "row";

@@ -6,10 +6,11 @@
 import type { ShapedErrorCode } from "../errors/codes.js";
 import { fitEnvelope } from "../fit/envelope.js";
 import type { ResolvedTokenizer } from "../fit/tokenizer.js";
-import { createFacts, type Outcome } from "../pipeline/facts.js";
+import { createFacts, createSectionFacts, type Outcome, type RunFacts } from "../pipeline/facts.js";
 import { buildShaped, type MetaOptions } from "../pipeline/meta.js";
 import type { Presenter } from "../pipeline/present.js";
 import type { ReadArgs, ReadMeta, Shaped, ShapeSummary } from "../pipeline/shaped.js";
+import type { SectionName } from "../pipeline/unit.js";
 import type { EnvelopeMode } from "../render/envelope.js";
 import type { StepBudget } from "./grep.js";
 import type { LoadedPart } from "./text-source.js";
@@ -71,6 +72,29 @@ export interface ReaderState {
   readonly severities: Lru<Uint8Array>;
   /** The summary of a stored text result, per handle (`null`: it has no severe line). */
   readonly summaries: Lru<ShapeSummary | null>;
+}
+
+/**
+ * The run facts of a page of a stored text result: its kind and format as stored, and each
+ * section's line count (a page read no input of its own).
+ *
+ * @example
+ * const facts = textPageFacts(stored.info, [{ name: "stdout", lines: 4000 }]);
+ */
+export function textPageFacts(
+  info: { readonly kind?: string; readonly format?: string },
+  sections: ReadonlyArray<{ readonly name: SectionName; readonly lines: number }>,
+): RunFacts {
+  const facts = createFacts();
+  facts.kind = info.kind === "command" ? "command" : "text";
+  facts.format = (info.format as typeof facts.format) ?? "text";
+  for (const s of sections) {
+    const f = createSectionFacts(s.name);
+    f.lines = s.lines;
+    f.blank = false;
+    facts.sections.push(f);
+  }
+  return facts;
 }
 
 export function createReaderState(): ReaderState {

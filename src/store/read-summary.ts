@@ -8,7 +8,7 @@
  * the reader's step bound) and kept in the reader's cache.
  */
 import type { ResolvedTokenizer } from "../fit/tokenizer.js";
-import { createFacts, createSectionFacts, type Outcome } from "../pipeline/facts.js";
+import type { Outcome } from "../pipeline/facts.js";
 import { buildShaped } from "../pipeline/meta.js";
 import { readCall } from "../pipeline/read-back.js";
 import type { ReadMeta, Shaped, ShapeSummary, Symptom } from "../pipeline/shaped.js";
@@ -19,7 +19,7 @@ import {
   summaryHeadMarker,
   symptomLine,
 } from "../pipeline/summary-markers.js";
-import { errorPage, type PageOptions, type ReaderState, withRead } from "./page.js";
+import { errorPage, type PageOptions, type ReaderState, textPageFacts, withRead } from "./page.js";
 import type { ResultStore, StoredText } from "./store.js";
 import { storedSummary } from "./stored-summary.js";
 import { sectionsOf } from "./text-source.js";
@@ -114,15 +114,7 @@ export async function readSummary(
       read,
     );
   }
-  const facts = createFacts();
-  facts.kind = stored.info.kind === "command" ? "command" : "text";
-  facts.format = (stored.info.format as typeof facts.format) ?? "text";
-  for (const s of sections) {
-    const f = createSectionFacts(s.name);
-    f.lines = s.lines;
-    f.blank = false;
-    facts.sections.push(f);
-  }
+  const facts = textPageFacts(stored.info, sections);
   const outcome: Outcome = {
     text: page.text,
     boundary: page.boundary,

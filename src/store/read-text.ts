@@ -10,7 +10,7 @@
  * where it stopped. Each page's closing marker names the call that reads on.
  */
 import type { ResolvedTokenizer } from "../fit/tokenizer.js";
-import { createFacts, createSectionFacts, type Outcome } from "../pipeline/facts.js";
+import type { Outcome } from "../pipeline/facts.js";
 import { noteMarker } from "../pipeline/markers.js";
 import { buildShaped } from "../pipeline/meta.js";
 import { readCall } from "../pipeline/read-back.js";
@@ -19,7 +19,14 @@ import { symptomKey } from "../pipeline/symptom-id.js";
 import type { SectionName, Severity } from "../pipeline/unit.js";
 import type { ReadRequest } from "./args.js";
 import { compileGrep } from "./grep.js";
-import { errorPage, type PageOptions, type ReaderState, stepBudget, withRead } from "./page.js";
+import {
+  errorPage,
+  type PageOptions,
+  type ReaderState,
+  stepBudget,
+  textPageFacts,
+  withRead,
+} from "./page.js";
 import type { ResultStore, StoredText } from "./store.js";
 import { BOUNDARY_PAIR, fitTextPage, growthReserve, type PageLine } from "./text-page.js";
 import {
@@ -380,15 +387,7 @@ export async function readText(
     );
   }
   const shown = candidates.slice(0, page.shown);
-  const facts = createFacts();
-  facts.kind = stored.info.kind === "command" ? "command" : "text";
-  facts.format = (stored.info.format as typeof facts.format) ?? "text";
-  for (const s of sections) {
-    const f = createSectionFacts(s.name);
-    f.lines = s.lines;
-    f.blank = false;
-    facts.sections.push(f);
-  }
+  const facts = textPageFacts(stored.info, sections);
   const outcome: Outcome = {
     text: page.text,
     boundary: page.boundary,

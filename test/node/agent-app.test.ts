@@ -19,7 +19,7 @@ import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { type Browser, chromium, type Page } from "playwright";
-import { build, type PreviewServer, preview } from "vite";
+import type { PreviewServer } from "vite";
 import { afterAll, describe, expect, it } from "vitest";
 import { MOCK_PROVIDER, type MockProviderApi } from "../../demo/agent/mock-provider.ts";
 import { agentCsp, PLAYGROUND_CSP } from "../../demo/csp.ts";
@@ -32,11 +32,10 @@ import {
   type ViewEntry,
 } from "../../src/index.js";
 import { CHROMIUM_LAUNCH } from "../helpers/chromium.js";
+import { serveDemo } from "../helpers/demo.js";
 import { setupOrFail } from "../helpers/setup.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const demo = `${root}demo`;
-const configFile = `${demo}/vite.config.ts`;
 // Its own cache dir: the playground's test builds into another, and may run at the same time.
 const outDir = `${root}node_modules/.cache/airlock-agent-app`;
 const screens = `${root}test-results/agent-app`;
@@ -186,19 +185,7 @@ describe("the agent app and the run view (built, served under their CSPs, in Chr
   // A missing browser fails every test here; none is skipped.
   setupOrFail(async () => {
     mkdirSync(screens, { recursive: true });
-    await build({
-      configFile,
-      root: demo,
-      logLevel: "silent",
-      build: { outDir, emptyOutDir: true },
-    });
-    server = await preview({
-      configFile,
-      root: demo,
-      logLevel: "silent",
-      build: { outDir },
-      preview: { host: "127.0.0.1", port: 0, strictPort: false, open: false },
-    });
+    server = await serveDemo(outDir);
     const url = server.resolvedUrls?.local[0] ?? "";
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     origin = new URL(url).origin;

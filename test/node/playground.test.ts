@@ -8,18 +8,17 @@
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright";
-import { build, type PreviewServer, preview } from "vite";
+import type { PreviewServer } from "vite";
 import { afterAll, describe, expect, it } from "vitest";
 import { catalog } from "../../demo/catalog.ts";
 import { PLAYGROUND_CSP } from "../../demo/csp.ts";
 import { ceilingOf } from "../../src/index.js";
 import { CHROMIUM_LAUNCH } from "../helpers/chromium.js";
+import { serveDemo } from "../helpers/demo.js";
 import { isNumbered, toolLines } from "../helpers/markers.js";
 import { setupOrFail } from "../helpers/setup.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const demo = `${root}demo`;
-const configFile = `${demo}/vite.config.ts`;
 // Outside demo/dist, so the test never overwrites what `npm run demo:build` made.
 const outDir = `${root}node_modules/.cache/airlock-playground`;
 const screens = `${root}test-results/playground`;
@@ -93,19 +92,7 @@ describe("playground (built, served under its CSP, in Chromium)", () => {
   // A missing browser fails every test here; none is skipped.
   setupOrFail(async () => {
     mkdirSync(screens, { recursive: true });
-    await build({
-      configFile,
-      root: demo,
-      logLevel: "silent",
-      build: { outDir, emptyOutDir: true },
-    });
-    server = await preview({
-      configFile,
-      root: demo,
-      logLevel: "silent",
-      build: { outDir },
-      preview: { host: "127.0.0.1", port: 0, strictPort: false, open: false },
-    });
+    server = await serveDemo(outDir);
     url = server.resolvedUrls?.local[0] ?? "";
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     browser = await chromium.launch(CHROMIUM_LAUNCH);
