@@ -27,3 +27,12 @@ export async function serveDemo(outDir: string): Promise<PreviewServer> {
     preview: { host: "127.0.0.1", port: 0, strictPort: false, open: false },
   });
 }
+
+/** Runs in the page before its scripts (`page.addInitScript`): records CSP violations. */
+export function recordViolations(): void {
+  const w = window as unknown as { __violations: string[] };
+  w.__violations = [];
+  document.addEventListener("securitypolicyviolation", (e) => {
+    w.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`);
+  });
+}

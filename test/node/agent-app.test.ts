@@ -32,7 +32,7 @@ import {
   type ViewEntry,
 } from "../../src/index.js";
 import { CHROMIUM_LAUNCH } from "../helpers/chromium.js";
-import { serveDemo } from "../helpers/demo.js";
+import { recordViolations, serveDemo } from "../helpers/demo.js";
 import { setupOrFail } from "../helpers/setup.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -44,15 +44,6 @@ const screens = `${root}test-results/agent-app`;
 const MAX_TOKENS = 1000;
 const READ_TOKENS = 800;
 const MAX_RUN_TOKENS = 2000;
-
-/** Runs in the page before its scripts (`page.addInitScript`): records CSP violations. */
-function recordViolations() {
-  const w = window as unknown as { __violations: string[] };
-  w.__violations = [];
-  document.addEventListener("securitypolicyviolation", (e) => {
-    w.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`);
-  });
-}
 
 let server: PreviewServer;
 let browser: Browser;

@@ -14,7 +14,7 @@ import { catalog } from "../../demo/catalog.ts";
 import { PLAYGROUND_CSP } from "../../demo/csp.ts";
 import { ceilingOf } from "../../src/index.js";
 import { CHROMIUM_LAUNCH } from "../helpers/chromium.js";
-import { serveDemo } from "../helpers/demo.js";
+import { recordViolations, serveDemo } from "../helpers/demo.js";
 import { isNumbered, toolLines } from "../helpers/markers.js";
 import { setupOrFail } from "../helpers/setup.js";
 
@@ -22,15 +22,6 @@ const root = fileURLToPath(new URL("../../", import.meta.url));
 // Outside demo/dist, so the test never overwrites what `npm run demo:build` made.
 const outDir = `${root}node_modules/.cache/airlock-playground`;
 const screens = `${root}test-results/playground`;
-
-/** Runs in the page before its scripts (`page.addInitScript`): records CSP violations. */
-function recordViolations() {
-  const w = window as unknown as { __violations: string[] };
-  w.__violations = [];
-  document.addEventListener("securitypolicyviolation", (e) => {
-    w.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`);
-  });
-}
 
 let server: PreviewServer;
 let browser: Browser;
