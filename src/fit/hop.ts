@@ -114,8 +114,7 @@ export async function runHop(
       stop,
     ]);
   } catch {
-    answer = undefined;
-    if (!controller.signal.aborted) status = "failed";
+    // It threw: `failed`, unless it threw because it was stopped (then why it was stopped).
   } finally {
     clearTimeout(timer);
   }

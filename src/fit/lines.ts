@@ -194,8 +194,10 @@ export async function fitLines(
     if (list) list.push(unit);
     else sayers.set(unit.symptom, [unit]);
   }
+  // Made only now, for a cut: a result shown whole never names what it did not show.
+  const mentions = req.mentions?.() ?? [];
   const mentionCost = new Map<Mention, number>();
-  for (const m of req.mentions ?? []) mentionCost.set(m, await estimator.count(`${m.text}\n`));
+  for (const m of mentions) mentionCost.set(m, await estimator.count(`${m.text}\n`));
   const said = (c: Said, shown: ReadonlySet<Candidate>): number | undefined =>
     sayers.get(c.mention.key)?.some((u) => shown.has(u)) ? undefined : mentionCost.get(c.mention);
   const delta = (c: Candidate, shown: ReadonlySet<Candidate>): number | undefined =>
@@ -206,21 +208,22 @@ export async function fitLines(
       : isSaid(c)
         ? said(c, shown)
         : unitDelta(c, shown);
-  // In a numbered layout a line costs its number and a tab instead of the gaps it opens.
-  const numberCost = new Map<Unit, number>();
-  for (const unit of views.keys())
-    numberCost.set(unit, await estimator.count(numberedLine(unit.index, "")));
-  const numberedDelta = (c: Candidate, shown: ReadonlySet<Candidate>): number | undefined =>
-    isNote(c) || isSaid(c) ? delta(c, shown) : tokensOf(c) + (numberCost.get(c) ?? 0);
   // Lines of prose read as prose, with gaps between paragraphs; a log may number its lines.
   const numberable = req.sections.every((s) => s.kept === undefined || !readsAsProse(s.kept));
+  // In a numbered layout a line costs its number and a tab instead of the gaps it opens.
+  const numberCost = new Map<Unit, number>();
+  if (numberable)
+    for (const unit of views.keys())
+      numberCost.set(unit, await estimator.count(numberedLine(unit.index, "")));
+  const numberedDelta = (c: Candidate, shown: ReadonlySet<Candidate>): number | undefined =>
+    isNote(c) || isSaid(c) ? delta(c, shown) : tokensOf(c) + (numberCost.get(c) ?? 0);
   const costOf = (c: Candidate): number =>
     isNote(c) ? noteCost : isSaid(c) ? (mentionCost.get(c.mention) ?? 0) : tokensOf(c);
   const original = new Map(views);
   // Whether the chosen body may need a fence's boundary: some line it can show holds a `<`.
   const holds =
     [...views.values()].some((v) => presenter.holdsFence(v.raw)) ||
-    (req.mentions ?? []).some((m) => presenter.holdsFence(m.text));
+    mentions.some((m) => presenter.holdsFence(m.text));
 
   for (const next of [req.next, undefined]) {
     const empty = lay([], next);
@@ -242,7 +245,7 @@ export async function fitLines(
               {
                 kept: s.kept,
                 weight: weightOf(s, req.sections),
-                mentions: req.mentions?.filter((m) => m.section === s.name) ?? [],
+                mentions: mentions.filter((m) => m.section === s.name),
               },
             ]
           : [],

@@ -413,6 +413,9 @@ export interface FitRequest {
   readonly next: NextHint;
   /** The most characters the keeper holds; a verbatim text longer than this is never counted. */
   readonly capacity: number;
-  /** Severe messages the fit may name when none of their lines fits (most telling first). */
-  readonly mentions?: readonly Mention[];
+  /**
+   * Severe messages the fit may name when none of their lines fits (most telling first), made
+   * when a cut asks for them (each is redacted: a result shown whole pays nothing).
+   */
+  readonly mentions?: () => readonly Mention[];
 }

@@ -152,7 +152,7 @@ function linesRequest(kept: KeptInput, ctx: RunContext, o: RenderOptions): FitRe
   // A model's words, labelled, above the lines it read: tool text inside the fence.
   if (o.generated !== undefined && o.generated.length > 0)
     header.push(hopLabel(o.generated.length), ...o.generated);
-  const mentions = mentionsOf(kept, o.records.clean);
+  let mentions: readonly Mention[] | undefined;
   return {
     sections: readSections(kept, facts),
     header,
@@ -161,7 +161,10 @@ function linesRequest(kept: KeptInput, ctx: RunContext, o: RenderOptions): FitRe
     maxBytes: o.maxBytes,
     next: hintOf(facts, o.next),
     capacity: o.capacity,
-    ...(mentions.length > 0 ? { mentions } : {}),
+    mentions: () => {
+      mentions ??= mentionsOf(kept, o.records.clean);
+      return mentions;
+    },
   };
 }
 
