@@ -103,7 +103,7 @@ function split(text) {
   return { total: countTokens(text), fenceTokens, markerTokens };
 }
 
-const pct = (n, d) => `${((100 * n) / d).toFixed(0).padStart(3)}%`;
+const pct = (n, d) => `${((100 * n) / d).toFixed(1).padStart(5)}%`;
 
 console.log("markers + fence as a share of text (o200k tokens)");
 console.log(

@@ -25,7 +25,7 @@ import {
   sortedUnits,
 } from "../render/lines.js";
 import { type Candidate, isNote, isSaid, rank, readsAsProse, type Said } from "./rank.js";
-import { choose, search } from "./search.js";
+import { choose, ranksBefore, search } from "./search.js";
 import type { ResolvedTokenizer } from "./tokenizer.js";
 
 export type { FitRequest };
@@ -62,6 +62,11 @@ interface View {
 const LINE_SHARE = 0.5;
 /** ... and when it is the only line. */
 const ONLY_LINE_SHARE = 0.95;
+/**
+ * A line naming a message not shown (`not shown`) summarises evidence and may not crowd it out
+ * of a small budget: it takes at most a twentieth of the budget.
+ */
+const MENTION_SHARE = 0.05;
 
 /**
  * The fit proved without a tokenizer (`tokenCount: "bound"`): the whole input, presented, when
@@ -198,8 +203,12 @@ export async function fitLines(
   const mentions = req.mentions?.() ?? [];
   const mentionCost = new Map<Mention, number>();
   for (const m of mentions) mentionCost.set(m, await estimator.count(`${m.text}\n`));
-  const said = (c: Said, shown: ReadonlySet<Candidate>): number | undefined =>
-    sayers.get(c.mention.key)?.some((u) => shown.has(u)) ? undefined : mentionCost.get(c.mention);
+  const said = (c: Said, shown: ReadonlySet<Candidate>): number | undefined => {
+    const cost = mentionCost.get(c.mention) ?? 0;
+    return sayers.get(c.mention.key)?.some((u) => shown.has(u)) || cost > max * MENTION_SHARE
+      ? undefined
+      : cost;
+  };
   const delta = (c: Candidate, shown: ReadonlySet<Candidate>): number | undefined =>
     isNote(c)
       ? shown.has(c.note)
@@ -209,12 +218,20 @@ export async function fitLines(
         ? said(c, shown)
         : unitDelta(c, shown);
   // Lines of prose read as prose, with gaps between paragraphs; a log may number its lines.
-  const numberable = req.sections.every((s) => s.kept === undefined || !readsAsProse(s.kept));
+  const numberable =
+    req.prose !== true && req.sections.every((s) => s.kept === undefined || !readsAsProse(s.kept));
   // In a numbered layout a line costs its number and a tab instead of the gaps it opens.
   const numberCost = new Map<Unit, number>();
   if (numberable)
     for (const unit of views.keys())
       numberCost.set(unit, await estimator.count(numberedLine(unit.index, "")));
+  let numberedSaving = 0;
+  if (numberable)
+    for (const [section, units] of sorted)
+      if (units.length > 0 && section.kept)
+        numberedSaving += await estimator.count(
+          `${gapMarker(section.name, 1, section.kept.lines)}\n`,
+        );
   const numberedDelta = (c: Candidate, shown: ReadonlySet<Candidate>): number | undefined =>
     isNote(c) || isSaid(c) ? delta(c, shown) : tokensOf(c) + (numberCost.get(c) ?? 0);
   const costOf = (c: Candidate): number =>
@@ -255,15 +272,14 @@ export async function fitLines(
     // Numbered when that shows more of the ranked lines than gap markers would (lines that lie
     // apart: each gap marker costs several numbers).
     const gapped = choose(order, delta, base, max, true);
-    const byNumber = numberable ? choose(order, numberedDelta, base, max, true) : undefined;
-    const numbered =
-      byNumber !== undefined &&
-      (byNumber.included.length > gapped.included.length ||
-        (byNumber.included.length === gapped.included.length && byNumber.used < gapped.used));
+    // A numbered section that shows a line drops the one gap marker the empty layout has.
+    const numberedBase = base - numberedSaving;
+    const byNumber = numberable ? choose(order, numberedDelta, numberedBase, max, true) : undefined;
+    const numbered = byNumber !== undefined && ranksBefore(byNumber, gapped, order);
     const cost = numbered ? numberedDelta : delta;
     const good = await search<Candidate, Fitted>({
       choice: numbered ? (byNumber as typeof gapped) : gapped,
-      base,
+      base: numbered ? numberedBase : base,
       max,
       total: order.length,
       costOf: numbered

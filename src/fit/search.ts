@@ -47,6 +47,26 @@ export function choose<U>(
   return { included, used };
 }
 
+/**
+ * Whether choice `a` shows more of the ranking than `b`: at the first candidate in rank order
+ * that one shows and the other does not, `a` shows it; when they show the same, `a` costs less.
+ *
+ * @example
+ * ranksBefore(numbered, gapped, order); // true: the numbered layout shows a line gapped does not
+ */
+export function ranksBefore<C>(a: Choice<C>, b: Choice<C>, order: readonly C[]): boolean {
+  const at = new Map<C, number>();
+  for (const [i, c] of order.entries()) at.set(c, i);
+  const n = Math.min(a.included.length, b.included.length);
+  for (let i = 0; i < n; i++) {
+    const x = at.get(a.included[i] as C) ?? 0;
+    const y = at.get(b.included[i] as C) ?? 0;
+    if (x !== y) return x < y;
+  }
+  if (a.included.length !== b.included.length) return a.included.length > b.included.length;
+  return a.used < b.used;
+}
+
 /** Binary search for the largest k in [low, high] whose prefix fits, with at most `probes` tries. */
 export async function longestFitting<R>(
   low: number,

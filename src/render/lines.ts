@@ -418,4 +418,6 @@ export interface FitRequest {
    * when a cut asks for them (each is redacted: a result shown whole pays nothing).
    */
   readonly mentions?: () => readonly Mention[];
+  /** A page or markdown: prose, laid out with paragraph gaps and never numbered. */
+  readonly prose?: boolean;
 }

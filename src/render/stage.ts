@@ -161,6 +161,7 @@ function linesRequest(kept: KeptInput, ctx: RunContext, o: RenderOptions): FitRe
     maxBytes: o.maxBytes,
     next: hintOf(facts, o.next),
     capacity: o.capacity,
+    ...(facts.format === "html" || facts.format === "markdown" ? { prose: true } : {}),
     mentions: () => {
       mentions ??= mentionsOf(kept, o.records.clean);
       return mentions;

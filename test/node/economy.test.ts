@@ -1,0 +1,120 @@
+/**
+ * What airlock's own words cost (issue 26): which layout a cut chooses, and when a line naming
+ * unshown messages is worth its tokens. The layout choice prefers the one that shows more of the
+ * ranking (the first candidate, in rank order, that one shows and the other does not); a page or
+ * markdown is prose and never numbered (the same text as a plain string is: the negative
+ * control); a `not shown` line may take at most a twentieth of the budget (at a larger budget the
+ * same input names its messages, and so does a cheaper line at the small one: the negative
+ * controls).
+ */
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { describe, expect, it } from "vitest";
+import { ranksBefore } from "../../src/fit/search.js";
+import { shape } from "../../src/index.js";
+
+describe("ranksBefore: the layout that shows more of the ranking", () => {
+  const order = ["a", "b", "c", "d", "e"];
+  const choice = (included: string[], used: number) => ({ included, used });
+
+  it("prefers the choice that shows the first candidate the other lacks", () => {
+    // Both show a and b; then one shows c (ranked third), the other d and e (more, but later).
+    expect(ranksBefore(choice(["a", "b", "c"], 90), choice(["a", "b", "d", "e"], 80), order)).toBe(
+      true,
+    );
+    expect(ranksBefore(choice(["a", "b", "d", "e"], 80), choice(["a", "b", "c"], 90), order)).toBe(
+      false,
+    );
+  });
+
+  it("a longer prefix wins; the same choice wins only when it costs less", () => {
+    expect(ranksBefore(choice(["a", "b", "c"], 90), choice(["a", "b"], 50), order)).toBe(true);
+    expect(ranksBefore(choice(["a", "b"], 50), choice(["a", "b", "c"], 90), order)).toBe(false);
+    expect(ranksBefore(choice(["a", "c"], 40), choice(["a", "c"], 41), order)).toBe(true);
+    expect(ranksBefore(choice(["a", "c"], 41), choice(["a", "c"], 41), order)).toBe(false);
+  });
+});
+
+describe("prose is never numbered", () => {
+  // Paragraphs of recurring words, one line each between blank lines: 2 MB, the lines a cut
+  // shows lie apart.
+  const words = "the of a service request during which its operators found that latency rose".split(
+    " ",
+  );
+  const paragraphs: string[] = [];
+  let size = 0;
+  for (let p = 0; size < 2_000_000; p++) {
+    const sentences: string[] = [];
+    for (let s = 0; s < 5; s++) {
+      const w: string[] = [];
+      for (let k = 0; k < 14; k++) w.push(words[(p * 31 + s * 7 + k * 3) % words.length] as string);
+      sentences.push(`${w.join(" ")} ${p}.${s}.`);
+    }
+    const text = sentences.join(" ");
+    paragraphs.push(text);
+    size += text.length + 7;
+  }
+  const body = `# Report\n\n${paragraphs.join("\n\n")}`;
+
+  it("markdown keeps paragraph gaps where the same text as a string is numbered", async () => {
+    const page = await shape(new Response(body, { headers: { "content-type": "text/markdown" } }), {
+      maxTokens: 1500,
+    });
+    expect(page.meta.format).toBe("markdown");
+    expect(page.meta.truncated).toBe(true);
+    expect(page.text).not.toMatch(/by number/);
+    expect(page.text).not.toMatch(/^\d+\t/m);
+    expect(page.text).toMatch(/^\[airlock: omitted lines \d+-\d+\]$/m);
+    // Negative control: as a plain string the fit numbers it.
+    const plain = await shape(body, { maxTokens: 1500 });
+    expect(plain.meta.format).toBe("text");
+    expect(plain.text).toMatch(/^\[airlock: shown \d+ of \d+ lines by number/m);
+  });
+});
+
+describe("a line naming unshown messages takes at most a twentieth of the budget", () => {
+  const stamp = (i: number) =>
+    `2026-12-06T${String(8 + Math.floor(i / 3600)).padStart(2, "0")}:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z`;
+  /** 8,000 quiet lines and 30 error messages (each `tail` longer), on `5 + k` lines each. */
+  function many(tail: string): string {
+    const lines = Array.from(
+      { length: 8000 },
+      (_, i) =>
+        `${stamp(i)} web-${i % 4} api[${100 + (i % 9)}]: GET /v1/items/${i} 200 ${i % 90}ms`,
+    );
+    const nouns = ["ledger", "cache", "queue", "socket", "index", "billing"];
+    const taken = new Set<number>();
+    for (let k = 0; k < 30; k++) {
+      // Names without a digit (a word with one is a varying word, masked).
+      const name = `step${String.fromCharCode(97 + (k % 26))}${String.fromCharCode(97 + Math.floor(k / 26))}`;
+      for (let j = 0; j < 5 + k; j++) {
+        const n = 200 + ((k * 257 + j * 613) % 7700);
+        if (taken.has(n)) continue;
+        taken.add(n);
+        lines[n - 1] =
+          `${stamp(n - 1)} svc-${k} worker[${j}]: ERROR ${nouns[k % 6]} ${name} failed${tail}: code ${k * 100 + j}`;
+      }
+    }
+    return lines.join("\n");
+  }
+  const named = (text: string) => text.split("\n").filter((l) => / not shown, lines? \d/.test(l));
+  const LONG = " while the reconciliation pipeline waited on its upstream snapshot";
+
+  it("a line dearer than a twentieth is not shown; a cheaper one, or a larger budget, is", async () => {
+    // Long messages at 700 tokens: each line would cost 36 tokens, more than 35. (Without the
+    // share, two of them are shown at this budget.)
+    const long = await shape(many(LONG), { maxTokens: 700 });
+    expect(long.meta.summary?.symptoms.filter((s) => s.shown === 0).length).toBeGreaterThan(5);
+    expect(named(long.text)).toEqual([]);
+    // Negative controls: shorter messages at the same budget are named, within the share;
+    const short = named((await shape(many(" while waiting"), { maxTokens: 700 })).text);
+    expect(short.length).toBeGreaterThan(0);
+    for (const line of short) expect(countTokens(`${line}\n`)).toBeLessThanOrEqual(35);
+    // the long ones are named where a twentieth of the budget holds them.
+    const wide = named((await shape(many(LONG), { maxTokens: 1500 })).text);
+    expect(wide.length).toBeGreaterThan(5);
+    for (const line of wide) {
+      expect(countTokens(`${line}\n`)).toBeGreaterThan(35);
+      expect(countTokens(`${line}\n`)).toBeLessThanOrEqual(75);
+    }
+  });
+});
