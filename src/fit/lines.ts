@@ -225,13 +225,6 @@ export async function fitLines(
   if (numberable)
     for (const unit of views.keys())
       numberCost.set(unit, await estimator.count(numberedLine(unit.index, "")));
-  let numberedSaving = 0;
-  if (numberable)
-    for (const [section, units] of sorted)
-      if (units.length > 0 && section.kept)
-        numberedSaving += await estimator.count(
-          `${gapMarker(section.name, 1, section.kept.lines)}\n`,
-        );
   const numberedDelta = (c: Candidate, shown: ReadonlySet<Candidate>): number | undefined =>
     isNote(c) || isSaid(c) ? delta(c, shown) : tokensOf(c) + (numberCost.get(c) ?? 0);
   const costOf = (c: Candidate): number =>
@@ -269,17 +262,15 @@ export async function fitLines(
       ),
       tokensOf,
     );
-    // Numbered when that shows more of the ranked lines than gap markers would (lines that lie
-    // apart: each gap marker costs several numbers).
+    // Numbered when that shows more of the ranking than gap markers would (lines that lie apart:
+    // each gap marker costs several numbers), or the same lines for fewer tokens.
     const gapped = choose(order, delta, base, max, true);
-    // A numbered section that shows a line drops the one gap marker the empty layout has.
-    const numberedBase = base - numberedSaving;
-    const byNumber = numberable ? choose(order, numberedDelta, numberedBase, max, true) : undefined;
+    const byNumber = numberable ? choose(order, numberedDelta, base, max, true) : undefined;
     const numbered = byNumber !== undefined && ranksBefore(byNumber, gapped, order);
     const cost = numbered ? numberedDelta : delta;
     const good = await search<Candidate, Fitted>({
       choice: numbered ? (byNumber as typeof gapped) : gapped,
-      base: numbered ? numberedBase : base,
+      base,
       max,
       total: order.length,
       costOf: numbered

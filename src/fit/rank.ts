@@ -70,6 +70,8 @@ interface Held {
   readonly last: Unit | undefined;
   /** Lines repeat their templates, so a rare one stands out (not prose, where each line is new). */
   readonly repeats: boolean;
+  /** The first held line of each severe message (`Unit.symptom`). */
+  readonly bySymptom: Map<number, Unit>;
 }
 
 /**
@@ -96,7 +98,11 @@ function heldOf(kept: Kept): Held {
   }
   const groupOf = new Map<Unit, Group>();
   for (const g of kept.groups) for (const u of g.units) groupOf.set(u, g);
+  const bySymptom = new Map<number, Unit>();
+  for (const u of units)
+    if (u.symptom !== undefined && !bySymptom.has(u.symptom)) bySymptom.set(u.symptom, u);
   return {
+    bySymptom,
     kept,
     byTemplate,
     groupOf,
@@ -299,6 +305,11 @@ export function rank(
   for (const b of blocks) for (const u of b.units) push(u);
   // What the summary says of a severe message none of whose lines fitted: one line, after every
   // severe line and failure block had its turn (it never takes their room).
+  // A held line of a message comes before the line that would name it unshown (a later line of
+  // a template another message began: their templates are one, their messages two).
+  sections.forEach((s, i) => {
+    for (const m of s.mentions ?? []) push(held[i]?.bySymptom.get(m.key));
+  });
   for (const s of sections) for (const mention of s.mentions ?? []) push({ mention });
   for (const p of severe) push(p.unit);
   for (const p of severe) note(p.unit, p.t);

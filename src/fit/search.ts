@@ -132,7 +132,14 @@ export async function search<U, R extends { readonly tokens: number }>(
       return all;
     }
     const bigger = s.more(s.base + (s.max - s.base) / ratio);
-    const best = await longestFitting(included.length + 1, bigger.length, RESCALE_PROBES, (k) =>
+    // Only a prefix that holds every unit of the fitted choice: a larger budget may rank a unit
+    // that was skipped before ahead of some of them, and more tokens must not show less.
+    const at = new Map<U, number>();
+    for (const [i, u] of bigger.entries()) at.set(u, i);
+    let least = included.length + 1;
+    for (const u of included) least = Math.max(least, (at.get(u) ?? Number.POSITIVE_INFINITY) + 1);
+    if (least > bigger.length) return all;
+    const best = await longestFitting(least, bigger.length, RESCALE_PROBES, (k) =>
       s.attempt(bigger, k),
     );
     return best && best.tokens > all.tokens ? best : all;

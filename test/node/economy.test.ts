@@ -9,7 +9,7 @@
  */
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
-import { ranksBefore } from "../../src/fit/search.js";
+import { ranksBefore, search } from "../../src/fit/search.js";
 import { shape } from "../../src/index.js";
 
 describe("ranksBefore: the layout that shows more of the ranking", () => {
@@ -116,5 +116,76 @@ describe("a line naming unshown messages takes at most a twentieth of the budget
       expect(countTokens(`${line}\n`)).toBeGreaterThan(35);
       expect(countTokens(`${line}\n`)).toBeLessThanOrEqual(75);
     }
+  });
+});
+
+describe("a fit that rescales for more tokens never shows less", () => {
+  it("search takes a larger choice only as a prefix that holds the whole fitted one", async () => {
+    const cost: Record<string, number> = { a: 10, b: 20, c: 90, d: 90 };
+    // Per-unit estimates run double what the exact count finds.
+    const attempt = async (units: readonly string[], k: number) => {
+      const tokens = units.slice(0, k).reduce((n, u) => n + (cost[u] ?? 0), 0) / 2;
+      return tokens <= 100 ? { tokens, units: units.slice(0, k) } : undefined;
+    };
+    // At the larger budget a dear unit skipped before (c, d) ranks ahead of b.
+    const fitted = await search({
+      choice: { included: ["a", "b"], used: 30 },
+      base: 0,
+      max: 100,
+      total: 4,
+      costOf: (u) => cost[u] ?? 0,
+      lastCount: () => 0,
+      more: () => ["a", "c", "d", "b"],
+      attempt,
+    });
+    expect(fitted?.units).toEqual(["a", "b"]);
+    // Negative control: where the larger choice holds the fitted one in its prefix, it is taken.
+    const grown = await search({
+      choice: { included: ["a", "b"], used: 30 },
+      base: 0,
+      max: 100,
+      total: 4,
+      costOf: (u) => cost[u] ?? 0,
+      lastCount: () => 0,
+      more: () => ["a", "b", "c", "d"],
+      attempt,
+    });
+    expect(grown?.units).toEqual(["a", "b", "c"]);
+  });
+});
+
+describe("a message is named unshown only after its held lines had their turn", () => {
+  // Ten one-line error messages in 2,000 quiet lines; some messages share a template with
+  // another (`cache failure uniqjaa`, `cache failure uniqeaa`): their line is a later line of
+  // that template, which ranks late, but it is the only line of its message.
+  function log(seed: number): string {
+    let x = seed;
+    const rnd = () => {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      return x / 2147483648;
+    };
+    const lines = Array.from(
+      { length: 2000 },
+      (_, i) =>
+        `2026-01-01T00:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z INFO worker-${i % 7} processed item ${i} in ${Math.floor(rnd() * 900)}ms`,
+    );
+    const kinds = ["disk", "net", "db", "auth", "cache"];
+    for (let k = 0; k < 10; k++)
+      lines[Math.floor(rnd() * 2000)] =
+        `2026-01-01T00:00:00Z ERROR E${k} ${kinds[k % 5]} failure uniq${String.fromCharCode(97 + k)}aa`;
+    return lines.join("\n");
+  }
+
+  it("the line of a message whose template another began is shown, not named", async () => {
+    const shaped = await shape(
+      { stdout: log(5), stderr: "", exitCode: 1 },
+      { maxTokens: 800, tool: "bash" },
+    );
+    expect(shaped.meta.tokens).toBeLessThanOrEqual(800);
+    // E4 (line 550) and E9 (line 422) share a template; both lines fit the budget.
+    expect(shaped.text).toMatch(/^550\t.*ERROR E4 cache failure uniqeaa$/m);
+    expect(shaped.text).toMatch(/^422\t.*ERROR E9 cache failure uniqjaa$/m);
+    expect(shaped.text).not.toMatch(/not shown, line 550:/);
+    expect(shaped.text).toMatch(/evidence 8 of 10/);
   });
 });
