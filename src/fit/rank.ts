@@ -86,6 +86,7 @@ function heldOf(kept: Kept): Held {
   for (const u of kept.head) all.add(u);
   for (const g of kept.groups) for (const u of g.units) all.add(u);
   for (const u of kept.rare) all.add(u);
+  for (const u of kept.messages) all.add(u);
   for (const u of kept.tail) all.add(u);
   const units = [...all].sort((a, b) => a.index - b.index);
   const byTemplate = new Map<Template, Unit[]>();

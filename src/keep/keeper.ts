@@ -41,6 +41,8 @@ export interface Kept {
   readonly groups: readonly Group[];
   /** First lines of templates seen at most twice, held for their rarity, in line order. */
   readonly rare: readonly Unit[];
+  /** The first line of each severe message, held apart (a template's later line may be one). */
+  readonly messages: readonly Unit[];
   /** Lines seen (each repeat counted). */
   readonly lines: number;
   /** Lines that were evidence (each repeat counted). */
@@ -183,6 +185,9 @@ export function createKeeper(limits: KeeperLimits, rerun?: RerunInput): Keeper {
     },
   });
 
+  // The first line of each severe message, within a quarter of the groups' budget (earliest stay).
+  const messages: Unit[] = [];
+  let messageRoom = Math.floor(limits.evidenceChars / 4);
   function holdRare(unit: Unit, t: Template): void {
     hold(unit);
     rare.set(t, unit);
@@ -318,6 +323,11 @@ export function createKeeper(limits: KeeperLimits, rerun?: RerunInput): Keeper {
       fresh: t.first > NOVEL_AFTER && (t.runs <= 2 || lines - t.first < FRESH_LINES),
     };
     if (symptom !== undefined) unit.symptom = symptom;
+    const first = symptom !== undefined && symptoms.entries.get(symptom)?.count === 1;
+    if (first && text.length < messageRoom) {
+      messages.push(unit);
+      messageRoom -= text.length + 1;
+    }
     if (linesBefore !== undefined) unit.before = held ? detach(linesBefore) : linesBefore;
     last = unit;
 
@@ -403,7 +413,7 @@ export function createKeeper(limits: KeeperLimits, rerun?: RerunInput): Keeper {
       if (t.severity > 0 || t.runs <= 2) templates.set(t.id, t);
     }
     const groups = reservoir.groups;
-    for (const list of [head, liveTail, rareUnits, ...groups.map((g) => g.units)]) {
+    for (const list of [head, liveTail, rareUnits, messages, ...groups.map((g) => g.units)]) {
       for (const u of list) {
         if (u.template === undefined || templates.has(u.template)) continue;
         const t = live.get(u.template) ?? table.byId(u.template);
@@ -415,6 +425,7 @@ export function createKeeper(limits: KeeperLimits, rerun?: RerunInput): Keeper {
       tail: liveTail,
       groups,
       rare: rareUnits,
+      messages,
       lines,
       evidenceLines,
       complete: !dropped,

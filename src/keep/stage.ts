@@ -134,7 +134,13 @@ function revealAll(sections: readonly Kept[], reveal: Reveal): void {
   const done: Array<[Unit, Kept]> = [];
   sections.forEach((kept, section) => {
     const units = new Set<Unit>();
-    for (const list of [kept.head, kept.tail, kept.rare, ...kept.groups.map((g) => g.units)]) {
+    for (const list of [
+      kept.head,
+      kept.tail,
+      kept.rare,
+      kept.messages,
+      ...kept.groups.map((g) => g.units),
+    ]) {
       for (const u of list) units.add(u);
     }
     const ordered = [...units].sort((a, b) => a.index - b.index);

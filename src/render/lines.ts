@@ -381,6 +381,7 @@ export function collect(kept: Kept): Unit[] {
   for (const u of kept.head) seen.add(u);
   for (const g of kept.groups) for (const u of g.units) seen.add(u);
   for (const u of kept.rare) seen.add(u);
+  for (const u of kept.messages) seen.add(u);
   for (const u of kept.tail) seen.add(u);
   return [...seen];
 }

@@ -88,6 +88,7 @@ export async function fitTextPage(
         complete: false,
         // A page shows lines as they were stored: no templates are mined or noted here.
         rare: [],
+        messages: [],
         templates: new Map(),
         mining: { created: 0, evicted: 0, sampled: false },
       };

@@ -186,6 +186,39 @@ describe("a message is named unshown only after its held lines had their turn", 
     expect(shaped.text).toMatch(/^550\t.*ERROR E4 cache failure uniqeaa$/m);
     expect(shaped.text).toMatch(/^422\t.*ERROR E9 cache failure uniqjaa$/m);
     expect(shaped.text).not.toMatch(/not shown, line 550:/);
-    expect(shaped.text).toMatch(/evidence 8 of 10/);
+    expect(shaped.text).toMatch(/evidence 10 of 10/);
+    expect(shaped.text).not.toMatch(/ not shown, /);
+  });
+});
+
+describe("the first line of every severe message is held apart from the evidence groups", () => {
+  // Like a real auth log: `user=root` begins the template, `user=guest` follows on later lines of
+  // it, early; then a thousand errors of other messages roll the evidence groups over.
+  function log(): string {
+    const lines: string[] = [];
+    const auth = (i: number, who: string) =>
+      `Jun 14 15:${String(i % 60).padStart(2, "0")}:01 combo sshd(pam_unix)[${19000 + i}]: authentication failure; logname= uid=0 euid=0 tty=NODEVssh ruser= rhost=10.0.${i % 250}.${i % 7}  user=${who}`;
+    for (let i = 0; i < 3000; i++) {
+      if (i < 40) lines.push(auth(i, "root"));
+      else if (i >= 90 && i < 100) lines.push(auth(i, "guest"));
+      else if (i % 3 === 0)
+        lines.push(
+          `Jun 15 02:${String(i % 60).padStart(2, "0")}:59 combo kernel: ERROR dma${i} ${"abcdefghijklmnopqrstuvwxyz"[i % 26]}${"abcdefghijklmnopqrstuvwxyz"[(i >> 3) % 26]} transfer stalled at block ${i}`,
+        );
+      else
+        lines.push(`Jun 15 02:${String(i % 60).padStart(2, "0")}:59 combo cron[${i}]: job ${i} ok`);
+    }
+    return lines.join("\n");
+  }
+
+  it("a message whose lines all came after its template began is shown by a line", async () => {
+    const shaped = await shape(log(), { maxTokens: 2000 });
+    expect(shaped.meta.tokens).toBeLessThanOrEqual(2000);
+    const guest = shaped.meta.summary?.symptoms.find((s) => s.text.includes("user=guest"));
+    expect(guest?.count).toBe(10);
+    expect(guest?.shown).toBeGreaterThan(0);
+    expect(shaped.text).toMatch(/^91\t.*user=guest$/m);
+    // Control: the message of the template's first line is shown too.
+    expect(shaped.text).toMatch(/^1\t.*user=root$/m);
   });
 });

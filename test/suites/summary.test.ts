@@ -174,8 +174,8 @@ describe("the summary in the text: a severe message none of whose lines fits is 
 
   it("with its exact count and span, never beside a line of its own, within the budget", async () => {
     const { text, truth } = many();
-    const shaped = await shape(text, { maxTokens: 1500 });
-    expect(shaped.meta.tokens).toBeLessThanOrEqual(1500);
+    const shaped = await shape(text, { maxTokens: 1000 });
+    expect(shaped.meta.tokens).toBeLessThanOrEqual(1000);
     const mentions = [
       ...shaped.text.matchAll(
         /^\[airlock: (\d+) error lines? not shown, lines? (\d+)(?:-(\d+))?: ERROR (.+?): code \*\]$/gm,
