@@ -1,7 +1,8 @@
 /**
  * What airlock's own words cost: the share of a result's text taken by markers (`[airlock: …]`
  * lines) and the fence, in o200k tokens, at 600, 1,500 and 4,000 tokens, for a 5 MB log, a
- * 100,000-row array, a failed command and a 2 MB article; and the overhead over the body of
+ * 100,000-row array, a failed command and a 2 MB article, and of an MCP result whose text parts
+ * are the 5 MB log and a note (each part fenced); and the overhead over the body of
  * `"ok"`, a 200-byte result and a 2 KB result that fit. Issue 26's figures as filed (measured on
  * 267f383) are printed beside them: 5 MB log 40% / 26% / 21%, `"ok"` 43 tokens. Given the path
  * of another build's `dist/index.js` (say, of the commit before a change), its figures are
@@ -125,6 +126,37 @@ for (const [name, make] of inputs) {
   }
 }
 console.log("  as filed on 267f383: 5 MB log 40% at 600, 26% at 1,500, 21% at 4,000");
+
+// An MCP result fences each text part: the 5 MB log as one text part, next to a short note part,
+// through shapeCallToolResult; the share is over the model-visible text of every part.
+console.log("\nan MCP result (the 5 MB log and a note as two text parts, shapeCallToolResult)");
+const mcpOf = async (path) => (await import(path)).shapeCallToolResult;
+const mcp = await mcpOf("../dist/mcp.js");
+const otherMcp = process.argv[2]
+  ? await mcpOf(process.argv[2].replace(/index\.js$/, "mcp.js")).catch(() => undefined)
+  : undefined;
+const mcpText = async (fn, maxTokens) =>
+  (
+    await fn(
+      {
+        content: [
+          { type: "text", text: log5mb() },
+          { type: "text", text: "exported 51,081 lines from the api gateway" },
+        ],
+      },
+      { maxTokens, tool: "bench" },
+    )
+  ).content
+    .filter((p) => p.type === "text")
+    .map((p) => p.text)
+    .join("\n");
+for (const maxTokens of BUDGETS) {
+  const s = split(await mcpText(mcp, maxTokens));
+  const o = otherMcp ? split(await mcpText(otherMcp, maxTokens)) : undefined;
+  console.log(
+    `  ${"MCP, 5 MB log".padEnd(18)} ${String(maxTokens).padStart(6)}  ${String(s.total).padStart(6)}  ${String(s.markerTokens).padStart(7)}  ${String(s.fenceTokens).padStart(5)}  ${pct(s.markerTokens + s.fenceTokens, s.total)}${o ? `         ${pct(o.markerTokens + o.fenceTokens, o.total)}` : ""}`,
+  );
+}
 
 console.log("\noverhead of a result that fits (tokens of text minus tokens of the body)");
 const small = [
