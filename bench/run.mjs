@@ -3,6 +3,8 @@
  * process (these machines are noisy, so only ratios measured together mean much):
  *   decode      a plain TextDecoder pass over the same stream (the floor any reader pays)
  *   head+tail   the position-only peer: split lines, keep the first and last 40
+ *   floor       what a line not shown must pass at least: split lines, the keeper's severity
+ *               gate on each, the redactor's keyword scan over each chunk (issue 26's floor)
  *   shape       airlock's shape(), maxTokens 2000, redaction on, no store (what is shown is
  *               redacted, not every line read)
  *   shape, store the same with a store: every line is redacted, for the store
@@ -17,6 +19,8 @@
  */
 import { pathToFileURL } from "node:url";
 import { createMemoryStore, redact, shape } from "../dist/index.js";
+import { anchorScanner } from "../dist/keep/evidence.js";
+import { TRIGGER } from "../dist/redact/stream.js";
 import { FATAL, logStream, makeChunks } from "./logs.mjs";
 
 const baseline = process.env.AIRLOCK_BASELINE
@@ -86,6 +90,35 @@ async function headTail(total, sample, keep = 40) {
   return [...head, ...tail].join("\n").includes(FATAL);
 }
 
+/**
+ * The floor of a skip path (issue 26): decode; count lines with indexOf; find the lines that may
+ * be evidence as the decoder does, with the keeper's anchor regex run over the whole chunk (a
+ * line with an anchor is passed to the next one at once); test the chunk with the redaction
+ * stage's trigger (`TRIGGER`): what a line not shown must pass at least, nothing kept or counted.
+ */
+async function floorPass(total, sample) {
+  const reader = logStream(chunks, total, total / 2, sample).getReader();
+  const decoder = new TextDecoder();
+  const anchors = anchorScanner(decoder.decode(chunks[0]).slice(0, 1 << 16));
+  let lines = 0;
+  let severe = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    const text = decoder.decode(value, { stream: true });
+    if (TRIGGER.test(text)) severe--;
+    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines++;
+    anchors.lastIndex = 0;
+    for (let m = anchors.exec(text); m !== null; m = anchors.exec(text)) {
+      severe++;
+      const end = text.indexOf("\n", m.index);
+      if (end === -1) break;
+      anchors.lastIndex = end + 1;
+    }
+  }
+  return lines + severe > 0 ? null : null;
+}
+
 async function shapePass(total, sample, extra = {}, run = shape) {
   const shaped = await run(logStream(chunks, total, total / 2, sample), {
     maxTokens: 2000,
@@ -106,6 +139,7 @@ for (const total of sizes) {
   if (baseline) await shapePass(16 * 1024 ** 2, undefined, {}, baseline.shape);
   const decode = await measure("decode", (sample) => decodePass(total, sample));
   const peer = await measure("head+tail", (sample) => headTail(total, sample));
+  const floor = await measure("floor", (sample) => floorPass(total, sample));
   const ours = await measure("shape", (sample) => shapePass(total, sample));
   const before = baseline
     ? await measure("shape, baseline", (sample) => shapePass(total, sample, {}, baseline.shape))
@@ -122,7 +156,7 @@ for (const total of sizes) {
   const decode2 = await measure("decode", (sample) => decodePass(total, sample));
   if (decode2.seconds < decode.seconds) decode.seconds = decode2.seconds;
   console.log(`\n${mb(total)} MiB of log (${chunks[0].byteLength} B chunks, ~120 B lines)`);
-  for (const r of [decode, peer, ours, ...(before ? [before] : []), stored, bare]) {
+  for (const r of [decode, peer, floor, ours, ...(before ? [before] : []), stored, bare]) {
     const rate = total / 1024 ** 2 / r.seconds;
     const ratio = decode.seconds / r.seconds;
     const kept = r.kept === null ? "" : `  planted FATAL kept: ${r.kept ? "yes" : "no"}`;
