@@ -127,29 +127,21 @@ describe("a fit that rescales for more tokens never shows less", () => {
       const tokens = units.slice(0, k).reduce((n, u) => n + (cost[u] ?? 0), 0) / 2;
       return tokens <= 100 ? { tokens, units: units.slice(0, k) } : undefined;
     };
+    const searchWith = (bigger: string[]) =>
+      search({
+        choice: { included: ["a", "b"], used: 30 },
+        base: 0,
+        max: 100,
+        total: 4,
+        costOf: (u) => cost[u] ?? 0,
+        lastCount: () => 0,
+        more: () => bigger,
+        attempt,
+      });
     // At the larger budget a dear unit skipped before (c, d) ranks ahead of b.
-    const fitted = await search({
-      choice: { included: ["a", "b"], used: 30 },
-      base: 0,
-      max: 100,
-      total: 4,
-      costOf: (u) => cost[u] ?? 0,
-      lastCount: () => 0,
-      more: () => ["a", "c", "d", "b"],
-      attempt,
-    });
-    expect(fitted?.units).toEqual(["a", "b"]);
+    expect((await searchWith(["a", "c", "d", "b"]))?.units).toEqual(["a", "b"]);
     // Negative control: where the larger choice holds the fitted one in its prefix, it is taken.
-    const grown = await search({
-      choice: { included: ["a", "b"], used: 30 },
-      base: 0,
-      max: 100,
-      total: 4,
-      costOf: (u) => cost[u] ?? 0,
-      lastCount: () => 0,
-      more: () => ["a", "b", "c", "d"],
-      attempt,
-    });
+    const grown = await searchWith(["a", "b", "c", "d"]);
     expect(grown?.units).toEqual(["a", "b", "c"]);
   });
 });
