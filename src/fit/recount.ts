@@ -36,15 +36,27 @@ export async function counted(s: Shaped): Promise<Shaped> {
 
 /**
  * The results of a round as their shares should be judged: as they are while their needs (bounds
- * included) fit `ceiling` together, else with every bounded one counted.
+ * included) fit `ceiling` together, else with bounded ones counted, the largest bound first,
+ * until they fit (a count is a tokenizer pass over the result: those the ceiling does not need
+ * are left bounded).
  *
  * @example
  * const alone = await forRound(await Promise.all(prepared.map((p) => shaper.finish(p))), 6000);
  */
 export async function forRound(alone: readonly Shaped[], ceiling: number): Promise<Shaped[]> {
-  const total = alone.reduce((n, s) => n + tokensOf(s.meta), 0);
-  if (total <= ceiling || alone.every((s) => s.meta.tokenBound === undefined)) return [...alone];
-  return Promise.all(alone.map(counted));
+  const out = [...alone];
+  let total = out.reduce((n, s) => n + tokensOf(s.meta), 0);
+  const bounded = out
+    .map((s, i) => ({ i, need: tokensOf(s.meta), bound: s.meta.tokenBound !== undefined }))
+    .filter((b) => b.bound)
+    .sort((a, b) => b.need - a.need || a.i - b.i);
+  for (const { i, need } of bounded) {
+    if (total <= ceiling) break;
+    const exact = await counted(out[i] as Shaped);
+    total += tokensOf(exact.meta) - need;
+    out[i] = exact;
+  }
+  return out;
 }
 
 /**

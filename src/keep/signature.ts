@@ -207,7 +207,7 @@ export function prefixOf(text: string, start: number, end: number): number {
 const PROBES = 8;
 
 /** Slots a table starts with: a small result allocates that much, not the most it may need. */
-const FIRST_SLOTS = 64;
+const FIRST_SLOTS = 16;
 
 /**
  * A bounded map from non-zero 32-bit hashes to values: open addressing with a bounded probe. It

@@ -117,10 +117,10 @@ export function lineKey(text: string, start = 0, end = text.length, counts = fal
   return h >>> 0 || 1;
 }
 
-/** Slots a set starts with (4 KiB); it doubles as it fills, up to SLOTS. */
-const FIRST_SLOTS = 1024;
+/** Slots a set starts with (64 bytes: a small result pays for a small set); it doubles as it fills, up to SLOTS. */
+const FIRST_SLOTS = 16;
 
-/** A bounded set of line keys: 4 KiB to start with, 512 KiB at most (MAX_LINE_KEYS keys). */
+/** A bounded set of line keys: 64 bytes to start with, 512 KiB at most (MAX_LINE_KEYS keys). */
 export class LineKeys {
   #slots = new Uint32Array(FIRST_SLOTS);
   #size = 0;

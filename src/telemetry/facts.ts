@@ -27,10 +27,50 @@ export interface CallFacts {
  * const shaped = withTelemetry(await finish(prepared), { before, started, kept });
  */
 export function withTelemetry(shaped: Shaped, call: CallFacts, now = performance.now()): Shaped {
-  return { ...shaped, meta: { ...shaped.meta, telemetry: telemetryOf(shaped, call, now) } };
+  // Built when first read (the hook, a host, a round): a host that never reads it does not pay
+  // for it (a fifth of a small result's time). Its time is taken now, and the records' cuts,
+  // the one fact read from what keep held, so the result holds nothing more than before.
+  const facts = {
+    before: call.before,
+    started: call.started,
+    now,
+    cuts: recordCutsOf(shaped, call),
+  };
+  let telemetry: ShapedTelemetry | undefined;
+  let made = false;
+  const meta = {
+    ...shaped.meta,
+    get telemetry(): ShapedTelemetry | undefined {
+      if (!made) {
+        telemetry = telemetryOf(shaped, facts);
+        made = true;
+      }
+      return telemetry;
+    },
+    // A host that sets it reads back what it set, as with a plain property.
+    set telemetry(value: ShapedTelemetry | undefined) {
+      telemetry = value;
+      made = true;
+    },
+  };
+  return { ...shaped, meta };
 }
 
-function telemetryOf(shaped: Shaped, call: CallFacts, now: number): ShapedTelemetry {
+/** What telemetry is built from, once the call is over. */
+interface Facts {
+  readonly before: CallFacts["before"];
+  readonly started: number;
+  readonly now: number;
+  /** The records not shown, as ranges (none for text). */
+  readonly cuts: readonly TelemetryCut[];
+}
+
+function recordCutsOf(shaped: Shaped, call: CallFacts): TelemetryCut[] {
+  const records = shaped.meta.records;
+  return records?.shape === "records" ? recordCuts(call.kept, records) : [];
+}
+
+function telemetryOf(shaped: Shaped, call: Facts): ShapedTelemetry {
   const { meta, text } = shaped;
   const records = meta.records;
   const isRecords = records?.shape === "records";
@@ -71,9 +111,7 @@ function telemetryOf(shaped: Shaped, call: CallFacts, now: number): ShapedTeleme
   out.maxTokens = meta.maxTokens;
   out.truncated = meta.truncated;
   // concat, not push(...): a large budget can leave more record ranges than a call takes.
-  out.cuts = isRecords
-    ? meta.cuts.map(cutOf).concat(recordCuts(call.kept, records))
-    : meta.cuts.map(cutOf);
+  out.cuts = isRecords ? meta.cuts.map(cutOf).concat(call.cuts) : meta.cuts.map(cutOf);
   const evidence: Record<string, unknown> = { found, kept, cut: Math.max(0, found - kept) };
   if (templates !== undefined) evidence.templates = templates;
   out.evidence = evidence;
@@ -84,7 +122,7 @@ function telemetryOf(shaped: Shaped, call: CallFacts, now: number): ShapedTeleme
   if (meta.redactions) redactions.scope = meta.redactions.scope;
   out.redactions = redactions;
   out.invisible = meta.invisible?.count ?? 0;
-  out.ms = Math.max(0, Math.round(now - call.started));
+  out.ms = Math.max(0, Math.round(call.now - call.started));
   if (meta.error) out.error = meta.error.code;
   return deepFreeze(out as unknown as ShapedTelemetry);
 }

@@ -12,8 +12,10 @@ export type OnShaped = (telemetry: ShapedTelemetry) => void;
  * const shaped = report(withTelemetry(result, call), options.onShaped);
  */
 export function report(shaped: Shaped, hook: OnShaped | undefined): Shaped {
+  // Read only for a hook: telemetry is built when first read.
+  if (hook === undefined) return shaped;
   const telemetry = shaped.meta.telemetry;
-  if (hook === undefined || telemetry === undefined) return shaped;
+  if (telemetry === undefined) return shaped;
   try {
     const returned: unknown = hook(telemetry);
     if (

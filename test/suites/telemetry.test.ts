@@ -8,6 +8,7 @@
 import { countTokens as cl100k } from "gpt-tokenizer/encoding/cl100k_base";
 import { describe, expect, it } from "vitest";
 import {
+  createShaper,
   EXACT_BEFORE_BYTES,
   recordOnSpan,
   type Shaped,
@@ -156,6 +157,28 @@ describe("onShaped: the same facts, and a hook cannot break shaping", () => {
     expect(later.meta.telemetry?.hook).toBeUndefined();
     // An unhandled rejection would fail this test run.
     await new Promise((resolve) => setTimeout(resolve, 10));
+  });
+
+  it("built when first read, it says the call's time, and reads as a plain property", async () => {
+    const shaper = createShaper({ maxTokens: 300, tool: "logs" });
+    await shaper("warm");
+    const shaped = await shaper(serviceLog(200));
+    const waited = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const t = facts(shaped);
+    // Control: the time since the result came back is past the wait; the call's own is not.
+    expect(performance.now() - waited).toBeGreaterThanOrEqual(120);
+    expect(t.ms).toBeLessThan(120);
+    expect(t.after.tokens).toBe(await o200kCount(shaped.text));
+    // The same object on every read, in JSON, in a spread and in a structured clone.
+    expect(shaped.meta.telemetry).toBe(t);
+    expect(JSON.parse(JSON.stringify(shaped.meta)).telemetry).toEqual(t);
+    expect({ ...shaped.meta }.telemetry).toBe(t);
+    expect(structuredClone(shaped.meta).telemetry).toEqual(t);
+    // A host may replace it, as it could a plain property.
+    const meta = shaped.meta as { telemetry?: unknown };
+    meta.telemetry = undefined;
+    expect(meta.telemetry).toBeUndefined();
   });
 });
 

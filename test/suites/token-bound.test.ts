@@ -69,6 +69,37 @@ describe("tokenCount: bound", () => {
     expect(small.every((s) => s.meta.tokenBound !== undefined)).toBe(true);
   });
 
+  it("a round counts the largest bounds first, and only until its needs fit", async () => {
+    const ceiling = 1300;
+    const big = serviceLog(20);
+    const alone = async (input: string) => {
+      const s = await shape(input, { tokenCount: "bound", maxTokens: ceiling });
+      return { bound: s.meta.tokenBound as number, tokens: countTokens(s.text, plain) };
+    };
+    const a = await alone(big);
+    const small = await alone(serviceLog(5));
+    const medium = await alone(serviceLog(12));
+    // Each is bounded alone; two bounds overrun the ceiling; counted, both fit.
+    expect(Math.max(a.bound, small.bound, medium.bound)).toBeLessThanOrEqual(ceiling);
+    expect(a.bound + small.bound).toBeGreaterThan(ceiling);
+    expect(a.tokens + medium.tokens).toBeLessThanOrEqual(ceiling);
+    // Counting the big one leaves room for the small one's bound: it stays bounded.
+    expect(a.tokens + small.bound).toBeLessThanOrEqual(ceiling);
+    const round = (other: string) =>
+      shapeRound([{ input: big }, { input: other }], {
+        maxRoundTokens: ceiling,
+        tokenCount: "bound",
+      });
+    const one = await round(serviceLog(5));
+    expect(one.map((s) => s.meta.tokens)).toEqual([a.tokens, undefined]);
+    expect(one[1]?.meta.tokenBound).toBe(small.bound);
+    // Control: a medium one's bound does not fit beside the big one's count: both are counted.
+    expect(a.tokens + medium.bound).toBeGreaterThan(ceiling);
+    const both = await round(serviceLog(12));
+    expect(both.map((s) => s.meta.tokens)).toEqual([a.tokens, medium.tokens]);
+    expect([...one, ...both].every((s) => !s.meta.truncated)).toBe(true);
+  });
+
   it("a round shares on tokens where bounds would cut: a CJK result fits as it does when counted", async () => {
     // CJK takes about a third of its bytes in tokens: shared on bounds, it was cut with the
     // round half spent.
