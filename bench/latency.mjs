@@ -6,6 +6,11 @@
  * of 20 small results. Given the path of another build's `dist/index.js`, its warm figures are
  * measured in the same run, in a column of their own (machines are noisy: compare within a run).
  *
+ * Last, "bound" results and the round again, each build alone in a fresh process (the builds
+ * alternating, five processes each, the median of their medians): in one process V8 optimises
+ * code that every mode and both builds run less, and which build is loaded first moves a small
+ * call's time by 10-15%.
+ *
  * Run: npm run bench:latency [-- /path/to/other/dist/index.js]
  */
 import { execFileSync } from "node:child_process";
@@ -13,6 +18,44 @@ import { fileURLToPath } from "node:url";
 
 const here = fileURLToPath(new URL("../dist/index.js", import.meta.url));
 const otherPath = process.argv[2];
+if (process.env.LATENCY_SOLO !== undefined) {
+  // One build alone: "bound" results and the round, warm, then a countTokens pass.
+  const solo = await import(process.env.LATENCY_SOLO);
+  const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
+  const shaper = solo.createShaper({ tool: "bash", maxTokens: 1_000_000, tokenCount: "bound" });
+  const round = Array.from({ length: 20 }, (_, i) => ({ input: logOf(200 + i * 40) }));
+  const runs = [
+    ["ok", () => shaper("ok")],
+    ...[300, 1024, 10 * 1024].map((b) => [
+      String(b),
+      (
+        (t) => () =>
+          shaper(t)
+      )(logOf(b)),
+    ]),
+    ["round", () => solo.shapeRound(round, { maxRoundTokens: 8000, tokenCount: "bound" })],
+    ...[300, 1024, 10 * 1024].map((b) => [
+      `count ${b}`,
+      (
+        (t) => () =>
+          countTokens(t)
+      )(logOf(b)),
+    ]),
+  ];
+  const out = {};
+  for (const [name, run] of runs) {
+    for (const end = performance.now() + 500; performance.now() < end; ) await run();
+    const times = [];
+    for (const end = performance.now() + 1000; performance.now() < end; ) {
+      const at = performance.now();
+      await run();
+      times.push(performance.now() - at);
+    }
+    out[name] = times.sort((a, b) => a - b)[times.length >> 1];
+  }
+  console.log(JSON.stringify(out));
+  process.exit(0);
+}
 if (process.env.LATENCY_CHILD !== undefined) {
   const bytes = Number(process.env.LATENCY_CHILD);
   const at = performance.now();
@@ -136,4 +179,46 @@ if (process.env.LATENCY_CHILD === undefined) {
     });
     console.log(`  ${`${bytes / 1024} KB`.padEnd(8)} ${out.trim()}`);
   }
+}
+
+if (process.env.LATENCY_CHILD === undefined) {
+  const PROCESSES = 5;
+  const builds = [["this build", here], ...(otherPath ? [["other build", otherPath]] : [])];
+  const seen = builds.map(() => []);
+  for (let k = 0; k < PROCESSES; k++) {
+    for (const [i, [, path]] of builds.entries()) {
+      const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url)], {
+        env: { ...process.env, LATENCY_SOLO: path },
+        encoding: "utf8",
+      });
+      seen[i].push(JSON.parse(out));
+    }
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  const of = (i, key) => median(seen[i].map((r) => r[key]));
+  console.log(
+    `\n"bound" alone, each build in ${PROCESSES} fresh processes of its own (median of medians)`,
+  );
+  console.log(
+    `  ${"result".padEnd(22)} ${"shape()".padStart(11)} ${"countTokens".padStart(11)}  ratio${otherPath ? "   other build  ratio" : ""}`,
+  );
+  for (const [key, what] of [
+    ["ok", '"ok"'],
+    ["300", "300 B that fits"],
+    ["1024", "1 KB that fits"],
+    ["10240", "10 KB that fits"],
+  ]) {
+    const c = key === "ok" ? undefined : of(0, `count ${key}`);
+    const cell = (i) => {
+      const t = of(i, key);
+      return `${ms(t)} ${c === undefined ? "".padStart(11) : ms(c)}  ${c === undefined ? "     " : `${(t / c).toFixed(1).padStart(4)}×`}`;
+    };
+    const other = otherPath
+      ? `  ${ms(of(1, key))}  ${c === undefined ? "      " : `${(of(1, key) / c).toFixed(1).padStart(5)}×`}`
+      : "";
+    console.log(`  ${what.padEnd(22)} ${cell(0)}${other}`);
+  }
+  console.log(
+    `  ${"a round of 20".padEnd(22)} ${ms(of(0, "round"))}${otherPath ? `${"".padStart(21)}${ms(of(1, "round"))}` : ""}`,
+  );
 }

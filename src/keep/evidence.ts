@@ -67,15 +67,23 @@ const NOTICE = [
 ];
 
 /**
- * The line classifier's words, one pattern per severity. None is global or sticky: `test` reads
- * and writes no `lastIndex`, so the patterns are shared by every call with no state between them
- * (compiling a pattern of a thousand characters costs about a microsecond, per call).
+ * The line classifier's words: one pattern with a group per severity, so its first match says
+ * which it was, and one per severity above the lowest, for a higher word later in a line whose
+ * first was milder. None is global or sticky: `exec` and `test` read and write no `lastIndex`, so
+ * the patterns are shared by every call with no state between them (compiling a pattern of a
+ * thousand characters costs about a microsecond, per call).
  */
-const WORDS: ReadonlyArray<readonly [RegExp, Severity]> = [
-  [new RegExp(FATAL.join("|"), "m"), 3],
-  [new RegExp(ERROR.join("|"), "m"), 2],
-  [new RegExp(NOTICE.join("|"), "m"), 1],
-];
+const WORDS = new RegExp(`(${FATAL.join("|")})|(${ERROR.join("|")})|(${NOTICE.join("|")})`, "m");
+const FATAL_WORDS_RE = new RegExp(FATAL.join("|"), "m");
+const ERROR_WORDS_RE = new RegExp(ERROR.join("|"), "m");
+
+/** The highest severity of any evidence word in `line`: one scan for a line with none. */
+function wordsSeverity(line: string): Severity {
+  const m = WORDS.exec(line);
+  if (m === null) return 0;
+  if (m[1] !== undefined || FATAL_WORDS_RE.test(line)) return 3;
+  return m[2] !== undefined || ERROR_WORDS_RE.test(line) ? 2 : 1;
+}
 
 /**
  * Literal fragments, at least one of which occurs in every line the classifier flags, apart from
@@ -415,13 +423,7 @@ export function lineClassifier(): (line: string) => Severity {
     if (line.includes("\x1b") || line.includes("\x9b")) line = stripAnsi(line);
     if (line.includes("\r"))
       line = collapseCarriageReturns(line.endsWith("\r") ? line.slice(0, -1) : line);
-    let severity: Severity = 0;
-    for (const [pattern, level] of WORDS) {
-      if (pattern.test(line)) {
-        severity = level;
-        break;
-      }
-    }
+    const severity = wordsSeverity(line);
     if (severity === 3) return severity;
     const level = headerLevel(line);
     return level > severity ? (level as Severity) : severity;
