@@ -209,14 +209,21 @@ export async function fitLines(
       ? undefined
       : cost;
   };
-  const delta = (c: Candidate, shown: ReadonlySet<Candidate>): number | undefined =>
-    isNote(c)
-      ? shown.has(c.note)
-        ? noteCost
-        : undefined
-      : isSaid(c)
-        ? said(c, shown)
-        : unitDelta(c, shown);
+  // The name of each message in this attempt's ranking: a line of a named message, once shown,
+  // takes the name's place (the render names only messages no shown line says).
+  let nameOf = new Map<number, Said>();
+  const freed = (u: Unit, shown: ReadonlySet<Candidate>): number => {
+    const name = u.symptom === undefined ? undefined : nameOf.get(u.symptom);
+    if (name === undefined || !shown.has(name)) return 0;
+    if (sayers.get(name.mention.key)?.some((v) => shown.has(v))) return 0;
+    return mentionCost.get(name.mention) ?? 0;
+  };
+  const delta = (c: Candidate, shown: ReadonlySet<Candidate>): number | undefined => {
+    if (isNote(c)) return shown.has(c.note) ? noteCost : undefined;
+    if (isSaid(c)) return said(c, shown);
+    const d = unitDelta(c, shown);
+    return d === undefined ? d : d - freed(c, shown);
+  };
   // Lines of prose read as prose, with gaps between paragraphs; a log may number its lines.
   const numberable =
     req.prose !== true && req.sections.every((s) => s.kept === undefined || !readsAsProse(s.kept));
@@ -226,7 +233,9 @@ export async function fitLines(
     for (const unit of views.keys())
       numberCost.set(unit, await estimator.count(numberedLine(unit.index, "")));
   const numberedDelta = (c: Candidate, shown: ReadonlySet<Candidate>): number | undefined =>
-    isNote(c) || isSaid(c) ? delta(c, shown) : tokensOf(c) + (numberCost.get(c) ?? 0);
+    isNote(c) || isSaid(c)
+      ? delta(c, shown)
+      : tokensOf(c) + (numberCost.get(c) ?? 0) - freed(c, shown);
   const costOf = (c: Candidate): number =>
     isNote(c) ? noteCost : isSaid(c) ? (mentionCost.get(c.mention) ?? 0) : tokensOf(c);
   const original = new Map(views);
@@ -262,6 +271,8 @@ export async function fitLines(
       ),
       tokensOf,
     );
+    nameOf = new Map();
+    for (const c of order) if (isSaid(c)) nameOf.set(c.mention.key, c);
     // Numbered when that shows more of the ranking than gap markers would (lines that lie apart:
     // each gap marker costs several numbers), or the same lines for fewer tokens.
     const gapped = choose(order, delta, base, max, true);

@@ -5,6 +5,7 @@ import type { Severity, Unit } from "../pipeline/unit.js";
 import { continuesEvidence, explains, explainsAbove, NOVEL_AFTER, traceOf } from "./blocks.js";
 import { evidenceHints } from "./evidence.js";
 import { createReservoir, type Group } from "./groups.js";
+import { createMessageHold } from "./message-hold.js";
 import { createRerunLines } from "./rerun-lines.js";
 import { createSymptomTable, type SymptomTable } from "./symptom-table.js";
 import { createTemplateTable, TEMPLATE_CAP, type Template } from "./templates.js";
@@ -41,7 +42,7 @@ export interface Kept {
   readonly groups: readonly Group[];
   /** First lines of templates seen at most twice, held for their rarity, in line order. */
   readonly rare: readonly Unit[];
-  /** The first line of each severe message, held apart (a template's later line may be one). */
+  /** The first line of each severe message, held apart (a template's later line may be one): `message-hold.ts`. */
   readonly messages: readonly Unit[];
   /** Lines seen (each repeat counted). */
   readonly lines: number;
@@ -185,9 +186,8 @@ export function createKeeper(limits: KeeperLimits, rerun?: RerunInput): Keeper {
     },
   });
 
-  // The first line of each severe message, within a quarter of the groups' budget (earliest stay).
-  const messages: Unit[] = [];
-  let messageRoom = Math.floor(limits.evidenceChars / 4);
+  // The first line of each severe message, within as many characters as the groups.
+  const messages = createMessageHold(limits.evidenceChars);
   function holdRare(unit: Unit, t: Template): void {
     hold(unit);
     rare.set(t, unit);
@@ -324,10 +324,7 @@ export function createKeeper(limits: KeeperLimits, rerun?: RerunInput): Keeper {
     };
     if (symptom !== undefined) unit.symptom = symptom;
     const first = symptom !== undefined && symptoms.entries.get(symptom)?.count === 1;
-    if (first && text.length < messageRoom) {
-      messages.push(unit);
-      messageRoom -= text.length + 1;
-    }
+    if (first) messages.offer(unit);
     if (linesBefore !== undefined) unit.before = held ? detach(linesBefore) : linesBefore;
     last = unit;
 
@@ -413,7 +410,7 @@ export function createKeeper(limits: KeeperLimits, rerun?: RerunInput): Keeper {
       if (t.severity > 0 || t.runs <= 2) templates.set(t.id, t);
     }
     const groups = reservoir.groups;
-    for (const list of [head, liveTail, rareUnits, messages, ...groups.map((g) => g.units)]) {
+    for (const list of [head, liveTail, rareUnits, messages.units, ...groups.map((g) => g.units)]) {
       for (const u of list) {
         if (u.template === undefined || templates.has(u.template)) continue;
         const t = live.get(u.template) ?? table.byId(u.template);
@@ -425,7 +422,7 @@ export function createKeeper(limits: KeeperLimits, rerun?: RerunInput): Keeper {
       tail: liveTail,
       groups,
       rare: rareUnits,
-      messages,
+      messages: messages.units,
       lines,
       evidenceLines,
       complete: !dropped,
