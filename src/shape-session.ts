@@ -89,7 +89,7 @@ const REFIT_WAIT_MS = 3_000;
 
 /** A session call's options: a shaper call's, and the call's id. */
 const SESSION_CALL = { ...CALL_OPTIONS, callId: true, key: true } as const;
-/** Keys whose latest run a session holds (each 4 KiB to 1 MiB: its lines' keys and its error counts'). */
+/** Keys whose latest run a session holds (each 128 bytes to 1 MiB: its lines' keys and its error counts'). */
 const MAX_KEYS = 16;
 /** The longest key held as it is; a longer one is held as its start and a hash of it. */
 const MAX_KEY = 4096;

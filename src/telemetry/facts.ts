@@ -28,9 +28,13 @@ export interface CallFacts {
  */
 export function withTelemetry(shaped: Shaped, call: CallFacts, now = performance.now()): Shaped {
   // Built when first read (the hook, a host, a round): a host that never reads it does not pay
-  // for it (a fifth of a small result's time). Its time is taken now, and the records' cuts,
-  // the one fact read from what keep held, so the result holds nothing more than before.
-  const facts = {
+  // for it (a fifth of a small result's time). Its time is taken now, with the text's size and
+  // the records' cuts (the one fact read from what keep held): the getter holds the result's
+  // meta and numbers, not its text nor what keep held.
+  const facts: Facts = {
+    meta: shaped.meta,
+    status: shaped.status,
+    bytes: shaped.meta.tokenBound ?? utf8Length(shaped.text),
     before: call.before,
     started: call.started,
     now,
@@ -42,13 +46,16 @@ export function withTelemetry(shaped: Shaped, call: CallFacts, now = performance
     ...shaped.meta,
     get telemetry(): ShapedTelemetry | undefined {
       if (!made) {
-        telemetry = telemetryOf(shaped, facts);
+        telemetry = telemetryOf(facts);
         made = true;
       }
       return telemetry;
     },
-    // A host that sets it reads back what it set, as with a plain property.
+    // A host that sets it reads back what it set, as with a plain property; not once `meta` is
+    // frozen (an accessor's setter would still run).
     set telemetry(value: ShapedTelemetry | undefined) {
+      if (Object.isFrozen(meta))
+        throw new TypeError("Cannot assign to read only property 'telemetry' of a frozen meta");
       telemetry = value;
       made = true;
     },
@@ -58,6 +65,10 @@ export function withTelemetry(shaped: Shaped, call: CallFacts, now = performance
 
 /** What telemetry is built from, once the call is over. */
 interface Facts {
+  readonly meta: Shaped["meta"];
+  readonly status: Shaped["status"];
+  /** The text's UTF-8 length. */
+  readonly bytes: number;
   readonly before: CallFacts["before"];
   readonly started: number;
   readonly now: number;
@@ -70,8 +81,8 @@ function recordCutsOf(shaped: Shaped, call: CallFacts): TelemetryCut[] {
   return records?.shape === "records" ? recordCuts(call.kept, records) : [];
 }
 
-function telemetryOf(shaped: Shaped, call: Facts): ShapedTelemetry {
-  const { meta, text } = shaped;
+function telemetryOf(call: Facts): ShapedTelemetry {
+  const { meta } = call;
   const records = meta.records;
   const isRecords = records?.shape === "records";
   let found = 0;
@@ -91,7 +102,7 @@ function telemetryOf(shaped: Shaped, call: Facts): ShapedTelemetry {
   // more than the rest of its telemetry.
   const out: Record<string, unknown> = {};
   if (meta.tool !== undefined) out.tool = meta.tool;
-  out.status = shaped.status;
+  out.status = call.status;
   out.kind = meta.kind;
   if (meta.format !== undefined) out.format = meta.format;
   const before: Record<string, unknown> = {
@@ -104,7 +115,7 @@ function telemetryOf(shaped: Shaped, call: Facts): ShapedTelemetry {
   out.before = before;
   const after: Record<string, unknown> = { tokens: tokensOf(meta) };
   if (meta.tokens === undefined) after.bound = true;
-  after.bytes = utf8Length(text);
+  after.bytes = call.bytes;
   after.lines = keptLines;
   if (isRecords) after.records = records.shown;
   out.after = after;

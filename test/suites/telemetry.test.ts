@@ -175,10 +175,21 @@ describe("onShaped: the same facts, and a hook cannot break shaping", () => {
     expect(JSON.parse(JSON.stringify(shaped.meta)).telemetry).toEqual(t);
     expect({ ...shaped.meta }.telemetry).toBe(t);
     expect(structuredClone(shaped.meta).telemetry).toEqual(t);
-    // A host may replace it, as it could a plain property.
+    // A host may replace it, as it could a plain property; not once it froze meta.
     const meta = shaped.meta as { telemetry?: unknown };
     meta.telemetry = undefined;
     expect(meta.telemetry).toBeUndefined();
+    const frozen = Object.freeze((await shaper(serviceLog(20))).meta) as { telemetry?: unknown };
+    const before = frozen.telemetry;
+    expect(() => {
+      frozen.telemetry = { forged: true };
+    }).toThrow(TypeError);
+    expect(frozen.telemetry).toBe(before);
+    // Control: a frozen plain object refuses the same way.
+    const plain = Object.freeze({ telemetry: before }) as { telemetry?: unknown };
+    expect(() => {
+      plain.telemetry = { forged: true };
+    }).toThrow(TypeError);
   });
 });
 
