@@ -2,12 +2,9 @@
  * The order in which held lines are given budget, by value. Each template gets one line before
  * any gets a second:
  *   1. the last line of each section (where it ended);
- *   2. one held line of every severe template (its first, or one costing much less), and of a
- *      template that holds a few severe messages the first line of each other message, by what
- *      the line costs to show (its tokens and the gap it opens) over its severity's weight (an
- *      error is worth SEVERITY_WEIGHT warnings of its cost), another message of a template at
- *      VARIANT_COST times its cost (more templates fit: a long error does not take the room of
- *      several short warnings);
+ *   2. one held line of every severe template (its first, or one costing much less): fatal,
+ *      then error, then warning, and within a level by what the line costs to show (its tokens
+ *      and the gap it opens), a rare template's at half (more templates fit);
  *   3. the block of an error group of every headline template (its headline, the trace or diagnostic under it, the
  *      new lines just above it: `keep/blocks.ts`), the rarer headline first (a failure said
  *      once before one logged on every request), then those with a trace, then first and
@@ -187,18 +184,8 @@ function contextOf(unit: Unit, group: Group | undefined): Unit[] {
 
 /** What a gap marker around a line shown alone costs, about (docs/markers.md). */
 const GAP_TOKENS = 11;
-/**
- * A severe line's cost is divided by this to the power of its severity: an error is worth two and
- * a quarter warnings of its cost, a fatal line one and a half errors.
- */
-const SEVERITY_WEIGHT = 1.5;
-/**
- * A template's other severe messages (its words differ where the template has `<*>`: a reason, a
- * code) are shown, at this times their cost, when the template holds at most FEW_MESSAGES: more
- * than that is an enumeration (test names, variables), one line of which says it.
- */
-const VARIANT_COST = 2;
-const FEW_MESSAGES = 3;
+/** A template seen at most twice is worth this share of its cost more than a common one. */
+const RARE_DISCOUNT = 0.5;
 
 /** A later line of a template stands for it instead of its first when it costs this share or less. */
 const CHEAPER = 0.75;
@@ -229,8 +216,6 @@ interface Pick {
   readonly unit: Unit;
   readonly t: Template;
   readonly section: number;
-  /** Another severe message of a template picked already: its first held line. */
-  readonly variant?: boolean;
 }
 
 /**
@@ -269,16 +254,6 @@ export function rank(
       if (t.severity > 0) {
         const first = exemplarOf(units, tokensOf);
         severe.push({ unit: first, t, section });
-        const messages = new Set<number | undefined>();
-        for (const u of units) if (u.severity > 0) messages.add(u.symptom);
-        if (messages.size <= FEW_MESSAGES) {
-          const said = new Set<number | undefined>([first.symptom]);
-          for (const u of units) {
-            if (u.severity === 0 || u.symptom === undefined || said.has(u.symptom)) continue;
-            said.add(u.symptom);
-            severe.push({ unit: u, t, section, variant: true });
-          }
-        }
         const end = units[units.length - 1] as Unit;
         if (end !== first) latest.push({ unit: end, t, section });
       } else if (!h.repeats) {
@@ -296,13 +271,11 @@ export function rank(
   // Among templates of equal value the cheaper line first: more of them fit.
   const byCost = (a: Pick, b: Pick) =>
     tokensOf(a.unit) - tokensOf(b.unit) || a.section - b.section || a.unit.index - b.unit.index;
-  // A severe line by what it costs to show (its tokens and the gap it opens) over its severity's
-  // weight: among equals the more severe first, but one long error does not take the room of
-  // several short warnings.
-  const value = (p: Pick) =>
-    ((tokensOf(p.unit) + GAP_TOKENS) * (p.variant ? VARIANT_COST : 1)) /
-    SEVERITY_WEIGHT ** p.t.severity;
-  severe.sort((a, b) => value(a) - value(b) || b.t.severity - a.t.severity || byCost(a, b));
+  // A severe template's line by what it costs to show (its tokens and the gap it opens), a rare
+  // one's at half: among equals the rare first, but one long rare line does not take the room of
+  // several templates' lines.
+  const value = (p: Pick) => (tokensOf(p.unit) + GAP_TOKENS) * (p.t.runs <= 2 ? RARE_DISCOUNT : 1);
+  severe.sort((a, b) => b.t.severity - a.t.severity || value(a) - value(b) || byCost(a, b));
   rare.sort((a, b) => a.t.runs - b.t.runs || byCost(a, b));
   common.sort(
     (a, b) => a.t.count - b.t.count || b.unit.index - a.unit.index || a.section - b.section,
@@ -344,7 +317,7 @@ export function rank(
     for (const m of s.mentions ?? []) push(held[i]?.bySymptom.get(m.key));
   });
   for (const p of severe) push(p.unit);
-  for (const p of severe) if (!p.variant) note(p.unit, p.t);
+  for (const p of severe) note(p.unit, p.t);
   for (const p of rare) push(p.unit);
   for (const p of severe)
     for (const u of contextOf(p.unit, held[p.section]?.groupOf.get(p.unit))) push(u);

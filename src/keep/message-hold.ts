@@ -1,15 +1,17 @@
 /**
  * The first line of each severe message, held apart from the evidence groups (whose reservoir
- * rolls over the middle of a long log): the lines the fit may show for messages, cheapest first.
- * Held within `room` characters; when a line does not fit, the longest held ones go first, since
- * the fit shows the cheapest first and a long line would be the last to fit a budget. A template
- * keeps at most PER_TEMPLATE messages here: more are an enumeration (a line per test name, per
- * block number), whose count one line and a marker say, and they must not push out the messages
- * of other templates. Memory is O(room).
+ * rolls over the middle of a long log): the lines the fit may show for messages. Held within
+ * `room` characters; when a line does not fit, one of the least severe goes: the longest of a
+ * template that holds more than PER_TEMPLATE messages (an enumeration, a line per test name or
+ * block number, whose count one line and a marker say, must not push out the messages of other
+ * templates), else the longest (the fit shows the cheapest first: a long line is the last to fit
+ * a budget).
+ * The hold is offered the first line of each message the symptom table keeps (at most
+ * MAX_SYMPTOMS, 1,024, a section), so a scan for the one to let go stays cheap. Memory is O(room).
  */
 import type { Unit } from "../pipeline/unit.js";
 
-/** Messages of one template held at once. */
+/** Messages of one template held before its own go first when the room is short. */
 const PER_TEMPLATE = 8;
 
 export interface MessageHold {
@@ -25,65 +27,49 @@ export interface MessageHold {
  * hold.offer(unit); // unit.symptom set, unit.template its template's id
  */
 export function createMessageHold(room: number): MessageHold {
-  // A max-heap by length: the longest line is at 0.
-  const heap: Unit[] = [];
+  const held: Unit[] = [];
   const ofTemplate = new Map<number | undefined, number>();
-  let held = 0;
+  let chars = 0;
   const size = (u: Unit) => u.text.length + 1;
-  const longer = (i: number, j: number) => size(heap[i] as Unit) > size(heap[j] as Unit);
 
-  function swap(i: number, j: number): void {
-    const t = heap[i] as Unit;
-    heap[i] = heap[j] as Unit;
-    heap[j] = t;
-  }
-
-  function up(at: number): void {
-    for (let i = at; i > 0; ) {
-      const parent = (i - 1) >> 1;
-      if (!longer(i, parent)) return;
-      swap(i, parent);
-      i = parent;
+  /**
+   * The one to let go: of the least severe, the longest of a crowded template, else the longest
+   * (as the evidence groups go, the least severe first: a flood of short warnings must not push
+   * out an error's line).
+   */
+  function victim(): number {
+    let at = 0;
+    let rank = -1;
+    for (let i = 0; i < held.length; i++) {
+      const u = held[i] as Unit;
+      const crowded = (ofTemplate.get(u.template) ?? 0) > PER_TEMPLATE ? 1 : 0;
+      // Severity first, then crowding, then length: one number that orders them.
+      const r = (4 - u.severity) * 2 ** 40 + crowded * 2 ** 39 + size(u);
+      if (r > rank) {
+        rank = r;
+        at = i;
+      }
     }
-  }
-
-  function down(at: number): void {
-    for (let i = at; ; ) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let top = i;
-      if (l < heap.length && longer(l, top)) top = l;
-      if (r < heap.length && longer(r, top)) top = r;
-      if (top === i) return;
-      swap(i, top);
-      i = top;
-    }
-  }
-
-  function dropLongest(): void {
-    const gone = heap[0] as Unit;
-    const last = heap.pop() as Unit;
-    if (heap.length > 0) {
-      heap[0] = last;
-      down(0);
-    }
-    held -= size(gone);
-    const n = (ofTemplate.get(gone.template) ?? 1) - 1;
-    if (n > 0) ofTemplate.set(gone.template, n);
-    else ofTemplate.delete(gone.template);
+    return at;
   }
 
   return {
     offer(unit) {
       if (size(unit) > room) return;
-      const n = ofTemplate.get(unit.template) ?? 0;
-      if (n >= PER_TEMPLATE) return;
-      ofTemplate.set(unit.template, n + 1);
-      heap.push(unit);
-      up(heap.length - 1);
-      held += size(unit);
-      while (held > room) dropLongest();
+      held.push(unit);
+      chars += size(unit);
+      ofTemplate.set(unit.template, (ofTemplate.get(unit.template) ?? 0) + 1);
+      while (chars > room) {
+        const at = victim();
+        const gone = held[at] as Unit;
+        held[at] = held[held.length - 1] as Unit;
+        held.pop();
+        chars -= size(gone);
+        const n = (ofTemplate.get(gone.template) ?? 1) - 1;
+        if (n > 0) ofTemplate.set(gone.template, n);
+        else ofTemplate.delete(gone.template);
+      }
     },
-    units: heap,
+    units: held,
   };
 }

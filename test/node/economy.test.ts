@@ -157,6 +157,36 @@ describe("a message's line takes its name's place", () => {
   });
 });
 
+describe("errors first, however many cheaper warnings", () => {
+  // helper-9's case: ranking severe lines by cost over a severity weight let a hundred short
+  // warning templates take the place of five long errors, which were then neither shown nor named.
+  it("a flood of distinct short warnings does not take an error's place", async () => {
+    const words = "alpha beta gamma delta epsilon zeta theta iota kappa lambda sigma omega".split(
+      " ",
+    );
+    const lines: string[] = [];
+    const errors: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const line = `ERROR job${i}: ${Array.from({ length: 20 }, (_, k) => words[(i * 7 + k * 5) % 12]).join(" ")}`;
+      errors.push(line);
+      lines.push(line);
+      for (let k = 0; k < 5; k++) lines.push(`INFO ok ${i}.${k}`);
+    }
+    for (let i = 0; i < 100; i++) {
+      lines.push(`INFO tick ${i}`);
+      lines.push(
+        `WARN ${words[i % 12]}_${words[Math.floor(i / 12) % 12]}: ${words[(i * 5) % 12]} slow`,
+      );
+    }
+    for (const maxTokens of [600, 1000]) {
+      const shaped = await shape(lines.join("\n"), { maxTokens, tool: "logs" });
+      for (const e of errors) expect(shaped.text, `${maxTokens}`).toContain(e);
+      // Control: the warnings are there too, as the budget allows.
+      expect(shaped.text).toMatch(/^(?:\d+\t)?WARN /m);
+    }
+  });
+});
+
 describe("a fit that rescales for more tokens never shows less", () => {
   it("search takes a larger choice only as a prefix that holds the whole fitted one", async () => {
     const cost: Record<string, number> = { a: 10, b: 20, c: 90, d: 90 };
