@@ -203,19 +203,18 @@ export async function fitLines(
   const mentions = req.mentions?.() ?? [];
   const mentionCost = new Map<Mention, number>();
   for (const m of mentions) mentionCost.set(m, await estimator.count(`${m.text}\n`));
+  const lineSays = (key: number, shown: ReadonlySet<Candidate>): boolean =>
+    sayers.get(key)?.some((u) => shown.has(u)) ?? false;
   const said = (c: Said, shown: ReadonlySet<Candidate>): number | undefined => {
     const cost = mentionCost.get(c.mention) ?? 0;
-    return sayers.get(c.mention.key)?.some((u) => shown.has(u)) || cost > max * MENTION_SHARE
-      ? undefined
-      : cost;
+    return lineSays(c.mention.key, shown) || cost > max * MENTION_SHARE ? undefined : cost;
   };
   // The name of each message in this attempt's ranking: a line of a named message, once shown,
   // takes the name's place (the render names only messages no shown line says).
   let nameOf = new Map<number, Said>();
   const freed = (u: Unit, shown: ReadonlySet<Candidate>): number => {
     const name = u.symptom === undefined ? undefined : nameOf.get(u.symptom);
-    if (name === undefined || !shown.has(name)) return 0;
-    if (sayers.get(name.mention.key)?.some((v) => shown.has(v))) return 0;
+    if (name === undefined || !shown.has(name) || lineSays(name.mention.key, shown)) return 0;
     return mentionCost.get(name.mention) ?? 0;
   };
   const delta = (c: Candidate, shown: ReadonlySet<Candidate>): number | undefined => {

@@ -47,8 +47,7 @@ export async function forRound(alone: readonly Shaped[], ceiling: number): Promi
   const out = [...alone];
   let total = out.reduce((n, s) => n + tokensOf(s.meta), 0);
   const bounded = out
-    .map((s, i) => ({ i, need: tokensOf(s.meta), bound: s.meta.tokenBound !== undefined }))
-    .filter((b) => b.bound)
+    .flatMap((s, i) => (s.meta.tokenBound === undefined ? [] : [{ i, need: tokensOf(s.meta) }]))
     .sort((a, b) => b.need - a.need || a.i - b.i);
   for (const { i, need } of bounded) {
     if (total <= ceiling) break;
