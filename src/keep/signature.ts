@@ -101,7 +101,12 @@ function maskHeaderFields(
   isLevel: (word: string) => boolean,
 ): void {
   let lead = 0;
-  while (lead < tokens.length && tokens[lead] === WILD) lead++;
+  while (lead < tokens.length && tokens[lead] === WILD) {
+    // The `tag[pid]:` token is among the masked ones (a host and a pid with digits): the header
+    // ended there, and the words after it are the message's.
+    if (lead >= 2 && (raw[lead] as string).endsWith(":")) return;
+    lead++;
+  }
   if (lead < 2) return;
   for (let i = lead; i < Math.min(tokens.length, lead + 3); i++) {
     if (!(raw[i] as string).endsWith(":")) continue;

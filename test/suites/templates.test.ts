@@ -43,6 +43,22 @@ describe("templates: the table", () => {
     expect(tokensOf("decade facade effaced")).toEqual(["decade", "facade", "effaced"]);
   });
 
+  it("a syslog header's host is masked, the message's words are not, whatever the host holds", () => {
+    // A host and a pid with digits were masked already: the header's end was looked for past
+    // them, and a message word before a word ending in ":" was taken for the host.
+    const numbered =
+      "Jul  3 17:23:55 calvisitor-10-105-160-184 UserEventAgent[43]: assertion failed: 15G1510";
+    const named = "Jul  6 00:30:35 authorMacBook-Pro UserEventAgent[43]: assertion failed: 15G1510";
+    expect(tokensOf(numbered).slice(5, 7)).toEqual(["assertion", "failed:"]);
+    expect(tokensOf(named).slice(3, 7)).toEqual([WILD, WILD, "assertion", "failed:"]);
+    const table = createTemplateTable({ cap: 64 });
+    const a = table.mine(numbered, 2, 1);
+    expect(table.mine(named, 2, 2)).toBe(a);
+    // Control: another message of the same process and shape is not the same event.
+    const other = "Jul  6 00:31:35 authorMacBook-Pro UserEventAgent[43]: handler removed: 15G1510";
+    expect(table.mine(other, 2, 3)).not.toBe(a);
+  });
+
   it("lines that differ in one word of many join, and that word becomes a wildcard", () => {
     const table = createTemplateTable({ cap: 64 });
     const a = table.mine("session opened for user alice by cron", 0, 1);
