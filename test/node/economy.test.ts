@@ -157,6 +157,54 @@ describe("a message's line takes its name's place", () => {
   });
 });
 
+describe("messages past the names' cap", () => {
+  it("a message no name covers is shown by its held line where the budget holds it", async () => {
+    const stamp = (i: number) =>
+      `2026-12-06T${String(8 + Math.floor(i / 3600)).padStart(2, "0")}:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z`;
+    const lines = Array.from(
+      { length: 6000 },
+      (_, i) =>
+        `${stamp(i)} web-${i % 4} api[${100 + (i % 9)}]: GET /v1/items/${i} 200 ${i % 90}ms`,
+    );
+    // 300 quiet lines of templates seen once each (rare lines compete for the budget).
+    const W =
+      "amber birch cedar delta ember fjord grove heron iris juniper kestrel lotus maple nectar onyx pine quartz raven sage tundra umber violet willow xenon yarrow zephyr".split(
+        " ",
+      );
+    for (let k = 0; k < 300; k++) {
+      const said = Array.from(
+        { length: 2 + (k % 7) },
+        (_, j) => W[(k * 7 + j * 3 + Math.floor(k / 26)) % 26],
+      );
+      lines[50 + k * 19] = `${W[k % 26]}${W[Math.floor(k / 26) % 26]} ${said.join(" ")}`;
+    }
+    // 40 messages of one template: the first 24 on three lines each (the names a section has
+    // at most go to the most frequent), the other 16 on one line each. (Before, the 16 gave way
+    // to rare quiet lines: neither shown nor named at 2,000 or 4,000 tokens, 7 still at 6,000.)
+    const words: string[] = [];
+    for (let k = 0; k < 40; k++) {
+      const word = `queue${String.fromCharCode(97 + (k % 26))}${String.fromCharCode(97 + Math.floor(k / 26))}`;
+      words.push(word);
+      for (let j = 0; j < (k < 24 ? 3 : 1); j++) {
+        const n = 100 + k * 140 + j * 40;
+        lines[n - 1] = `${stamp(n - 1)} svc worker[7]: ERROR ${word} rejected by upstream`;
+      }
+    }
+    const said = (text: string, word: string) =>
+      text.split("\n").some((l) => l.includes(`${word} `));
+    for (const maxTokens of [2000, 4000]) {
+      const shaped = await shape(lines.join("\n"), { maxTokens });
+      expect(shaped.meta.summary?.symptoms).toHaveLength(40);
+      expect(shaped.meta.evidence?.rare?.templates).toBeGreaterThan(250);
+      for (const word of words)
+        expect(said(shaped.text, word), `${word} at ${maxTokens}`).toBe(true);
+    }
+    // Control: at a budget that holds few lines, the rarest messages are neither shown nor named.
+    const small = await shape(lines.join("\n"), { maxTokens: 600 });
+    expect(words.filter((w) => !said(small.text, w)).length).toBeGreaterThan(0);
+  });
+});
+
 describe("errors first, however many cheaper warnings", () => {
   // helper-9's case: ranking severe lines by cost over a severity weight let a hundred short
   // warning templates take the place of five long errors, which were then neither shown nor named.
