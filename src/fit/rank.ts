@@ -14,7 +14,7 @@
  *      every message is named before any is shown by a further line);
  *   4. for each severe line of step 2, a marker counting the other lines like it and where they
  *      are (a repeating template is shown once, with its count: how often an error happened is
- *      worth more than one more rare line); then the held line of every other severe message
+ *      worth more than one more rare line); then the held line of every other error message
  *      (those past the names' cap), the most severe and then the cheapest first;
  *   5. the first held line of every rare template (seen once, then twice; shorter first);
  *   6. the context of the severe lines (the quiet lines after it, then the lines before it);
@@ -319,10 +319,11 @@ export function rank(
   });
   for (const p of severe) push(p.unit);
   for (const p of severe) note(p.unit, p.t);
-  // The held line of every other severe message (past the names' cap): the most severe, then the
-  // cheapest first, before rare lines that say no error.
+  // The held line of every other error message (past the names' cap): the most severe, then the
+  // cheapest first, before rare lines that say no error. Not warnings: a compiler's hundreds of
+  // distinct warnings would take every rare line's place (helper-10).
   const others = held
-    .flatMap((h) => h.kept.messages)
+    .flatMap((h) => h.kept.messages.filter((u) => u.severity >= 2))
     .sort((a, b) => b.severity - a.severity || tokensOf(a) - tokensOf(b) || a.index - b.index);
   for (const u of others) push(u);
   for (const p of rare) push(p.unit);

@@ -90,6 +90,9 @@ export function masked(text: string, start: number, end: number): boolean {
   return isDateName(text, start, end);
 }
 
+/** A token that ends a header: a name (letters) and a `:` at its end, as `sshd[42]:`. */
+const isTag = (token: string) => token.endsWith(":") && /[A-Za-z]/.test(token);
+
 /**
  * In a syslog-like header (a date and time, one or two plain words, then a `tag[pid]:` token),
  * the plain words are fields such as the host name: masked, so the events of two hosts share
@@ -103,8 +106,9 @@ function maskHeaderFields(
   let lead = 0;
   while (lead < tokens.length && tokens[lead] === WILD) {
     // The `tag[pid]:` token is among the masked ones (a host and a pid with digits): the header
-    // ended there, and the words after it are the message's.
-    if (lead >= 2 && (raw[lead] as string).endsWith(":")) return;
+    // ended there, and the words after it are the message's. A time or a year ending in `:`
+    // (`10:00:00:`, `2026:`) has no letter: the header goes on past it.
+    if (lead >= 2 && isTag(raw[lead] as string)) return;
     lead++;
   }
   if (lead < 2) return;

@@ -205,6 +205,43 @@ describe("messages past the names' cap", () => {
   });
 });
 
+describe("warnings past the names' cap", () => {
+  // helper-10's case: every held message ranked before rare quiet lines, warnings too, let a
+  // compiler's 300 distinct warnings take the place of every rare line.
+  it("a flood of distinct warnings does not push out the rare quiet lines", async () => {
+    const lines: string[] = [];
+    const rare = [
+      "Run make -j2 all CFLAGS=-Wall",
+      "Configuring build for target linux-gnu with compiler gcc",
+      "Entering directory '/build/project/src/vendor/zlib'",
+      "Regenerating lexer tables from grammar definition",
+    ];
+    lines.push(rare[0] as string, rare[1] as string);
+    const names = "alpha beta gamma delta epsilon zeta theta iota kappa lambda sigma omega".split(
+      " ",
+    );
+    for (let i = 0; i < 300; i++) {
+      if (i % 10 === 0) lines.push(`gcc -c -Wall -O2 src/mod${i}.c -o build/mod${i}.o`);
+      const variable = `${names[i % 12]}_${names[Math.floor(i / 12) % 12]}_${names[Math.floor(i / 144)]}`;
+      lines.push(
+        `src/mod${i}.c:${10 + i}:5: warning: unused variable '${variable}' [-Wunused-variable]`,
+      );
+      if (i === 120) lines.push("src/parser.c:412:9: error: 'tokenizer_state' undeclared");
+      if (i === 150) lines.push(rare[2] as string);
+      if (i === 250) lines.push(rare[3] as string);
+    }
+    lines.push("make: *** [Makefile:20: all] Error 2");
+    for (const maxTokens of [1500, 4000]) {
+      const shaped = await shape(lines.join("\n"), { maxTokens });
+      const shown = new Set(shaped.text.split("\n").map((l) => l.replace(/^\d+\t/, "")));
+      for (const line of rare) expect(shown.has(line), `${line} at ${maxTokens}`).toBe(true);
+      expect(shown.has("src/parser.c:412:9: error: 'tokenizer_state' undeclared")).toBe(true);
+      // Control: the warnings are shown too, as many as the budget holds.
+      expect([...shown].filter((l) => l.includes(": warning:")).length).toBeGreaterThan(10);
+    }
+  });
+});
+
 describe("errors first, however many cheaper warnings", () => {
   // helper-9's case: ranking severe lines by cost over a severity weight let a hundred short
   // warning templates take the place of five long errors, which were then neither shown nor named.

@@ -57,6 +57,10 @@ describe("templates: the table", () => {
     // Control: another message of the same process and shape is not the same event.
     const other = "Jul  6 00:31:35 authorMacBook-Pro UserEventAgent[43]: handler removed: 15G1510";
     expect(table.mine(other, 2, 3)).not.toBe(a);
+    // A time ending in ":" is no tag: the host after it is still masked (helper-10).
+    const at = (host: string) => tokensOf(`Jan  1 10:00:00: ${host} sshd: accepted publickey`);
+    expect(at("alpha")).toEqual(at("bravo"));
+    expect(at("alpha").slice(3, 5)).toEqual([WILD, "sshd:"]);
   });
 
   it("lines that differ in one word of many join, and that word becomes a wildcard", () => {
