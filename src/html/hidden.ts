@@ -1,8 +1,9 @@
 /**
  * Whether an element hides its content from the person reading the page while the model would
- * still read it: the `hidden` attribute, `aria-hidden="true"`, and inline styles that hide
- * (`display:none`, `visibility:hidden`, `font-size:0`, `opacity:0`, off-screen positioning, a
- * zero-size box with overflow hidden, a zero clip). Only inline styles are read: there is no
+ * still read it: the `hidden` and `popover` attributes, `aria-hidden="true"`, and inline styles
+ * that hide (`display:none`, `visibility:hidden`, `content-visibility:hidden`, `font-size:0`,
+ * `opacity:0`, off-screen positioning, a zero-size box with overflow hidden, a zero clip), CSS
+ * escapes read. Only inline styles are read: there is no
  * stylesheet engine without a DOM.
  */
 
@@ -37,11 +38,31 @@ export function stripCssComments(css: string): string {
   return out + css.slice(from);
 }
 
+/** A CSS escape: `\` and one to six hex digits (a space after them is theirs), or any other character. */
+const CSS_ESCAPE = /\\(?:([0-9a-fA-F]{1,6})[ \t\n\r\f]?|([^\n\r\f0-9a-fA-F]))/g;
+
+/**
+ * CSS text with its escapes read (`d\isplay` is `display`, `\6e one` is `none`), as a browser
+ * reads them: a code point that is zero, a surrogate or past Unicode's end is U+FFFD.
+ */
+function unescapeCss(css: string): string {
+  if (!css.includes("\\")) return css;
+  return css.replace(CSS_ESCAPE, (_, hex: string | undefined, char: string | undefined) => {
+    if (hex === undefined) return char as string;
+    const code = Number.parseInt(hex, 16);
+    return code === 0 || (code >= 0xd800 && code <= 0xdfff) || code > 0x10ffff
+      ? "\ufffd"
+      : String.fromCodePoint(code);
+  });
+}
+
 /** The declarations of an inline style, property names lowercased, values trimmed. */
 function declarations(style: string): Map<string, string> {
   const out = new Map<string, string>();
   // Comments in a style attribute can split a property from its value: remove them first.
-  for (const part of stripCssComments(style).split(";")) {
+  // Escapes are read after (a `\` cannot open a comment), before the `;` and `:` split: an
+  // escaped `\;` is a character of a value in CSS, and stays one here at worst.
+  for (const part of unescapeCss(stripCssComments(style)).split(";")) {
     const colon = part.indexOf(":");
     if (colon === -1) continue;
     const name = part.slice(0, colon).trim().toLowerCase();
@@ -75,6 +96,8 @@ function offscreen(value: string | undefined): boolean {
 export function hiddenBy(attrs: Readonly<Record<string, string>>): HiddenReason | undefined {
   // `hidden="until-found"` is hidden too (a browser reveals it only to find-in-page).
   if (attrs.hidden !== undefined) return "hidden-attribute";
+  // A popover is shown only when a script or a button opens it: in the markup it is closed.
+  if (attrs.popover !== undefined) return "hidden-attribute";
   if (attrs["aria-hidden"]?.trim().toLowerCase() === "true") return "aria-hidden";
   const style = attrs.style;
   if (style === undefined || style === "") return undefined;
@@ -83,6 +106,8 @@ export function hiddenBy(attrs: Readonly<Record<string, string>>): HiddenReason 
   if (display === "none") return "display-none";
   const visibility = d.get("visibility");
   if (visibility === "hidden" || visibility === "collapse") return "visibility-hidden";
+  // Its content is not rendered (unlike `auto`, which renders it when near the screen).
+  if (d.get("content-visibility") === "hidden") return "visibility-hidden";
   const fontSize = d.get("font-size");
   if (fontSize !== undefined && ZERO.test(fontSize)) return "font-size-0";
   const opacity = d.get("opacity");

@@ -69,6 +69,8 @@ const DROPPED = new Set([
   "frameset",
   "object",
   "embed",
+  "noembed",
+  "noframes",
   "applet",
   "audio",
   "video",
