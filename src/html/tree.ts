@@ -101,6 +101,46 @@ const KEPT = [
 /** Deeper elements are flattened into their ancestor at this depth: walks stay shallow. */
 export const MAX_DEPTH = 200;
 
+/**
+ * Drops the elements a rule read after them hides (a `<style>` at the end of the body hides an
+ * element above it, as in a browser), counting them and their text as hidden. An element a rule
+ * hid when it opened never reached the tree. One pass, no recursion (the tree is MAX_DEPTH deep).
+ */
+function dropLateHidden(root: HtmlElement, rules: StyleRules, removed: Removed): void {
+  const stack: HtmlElement[] = [root];
+  for (let el = stack.pop(); el !== undefined; el = stack.pop()) {
+    const kids = el.children;
+    let kept = 0;
+    for (const child of kids) {
+      if (typeof child !== "string") {
+        const reason = hiddenByRules(child.attrs, rules);
+        if (reason !== undefined) {
+          removed.hiddenElements++;
+          count(removed, reason);
+          removed.hiddenChars += textChars(child);
+          continue;
+        }
+        stack.push(child);
+      }
+      kids[kept++] = child;
+    }
+    kids.length = kept;
+  }
+}
+
+/** Characters of text under an element (trimmed per piece, as hidden text is counted). */
+function textChars(element: HtmlElement): number {
+  let n = 0;
+  const stack: HtmlElement[] = [element];
+  for (let el = stack.pop(); el !== undefined; el = stack.pop()) {
+    for (const child of el.children) {
+      if (typeof child === "string") n += child.trim().length;
+      else stack.push(child);
+    }
+  }
+  return n;
+}
+
 function count(removed: Removed, reason: string): void {
   removed.byReason[reason] = (removed.byReason[reason] ?? 0) + 1;
 }
@@ -152,6 +192,9 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
   let styleLevel = 0;
   let css = "";
   const rules: StyleRules = { classes: new Map(), ids: new Map() };
+  // An element was built; a hiding rule came after one was (`dropLateHidden` at the end).
+  let made = false;
+  let late = false;
   let headLevel = 0;
   let title: string | undefined;
   let titleLevel = 0;
@@ -228,6 +271,7 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
         if (v !== undefined) attrs[k] = v;
       }
       const element: HtmlElement = { tag: name, parent: current, children: [], attrs };
+      made = true;
       weight += 64;
       current.children.push(element);
       current = element;
@@ -242,7 +286,10 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
       const created = opened.pop();
       if (level === styleLevel) {
         styleLevel = 0;
+        const before = rules.classes.size + rules.ids.size;
         parseStyleRules(css, rules);
+        // A rule read after elements were built hides them too (a sheet applies to the whole page).
+        if (made && rules.classes.size + rules.ids.size > before) late = true;
         css = "";
       }
       if (level === skipLevel) skipLevel = 0;
@@ -323,6 +370,7 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
     end() {
       ended = true;
       parser.end();
+      if (late) dropLateHidden(root, rules, removed);
       const cleanTitle = title?.replace(/\s+/g, " ").trim();
       return {
         root,

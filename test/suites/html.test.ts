@@ -95,6 +95,15 @@ describe("htmlToText: hidden text is removed", () => {
     });
   }
 
+  it("a <style> rule after an element for another class hides nothing", async () => {
+    const input = `<div class="late-shown">${visible("late-other")}</div><style>.late-note{display:none}</style>`;
+    for (const options of MODES) {
+      const result = await htmlToText(input, options);
+      expect(result.text, options.mode).toBe(visible("late-other"));
+      expect(result.removed.hiddenChars).toBe(0);
+    }
+  });
+
   it('closed <details> are kept by default and dropped with closedDetails: "drop"; open ones always stay', async () => {
     const input =
       `<p>${visible("details")}</p>` +
