@@ -12,6 +12,7 @@ import {
   hiddenByRules,
   parseStyleRules,
   type StyleRules,
+  styleApplies,
 } from "./hidden.js";
 import { createHtmlParser } from "./parse.js";
 import { type TakenPiece, takeComplete } from "./take.js";
@@ -106,14 +107,25 @@ export const MAX_DEPTH = 200;
  * element above it, as in a browser), counting them and their text as hidden. An element a rule
  * hid when it opened never reached the tree. One pass, no recursion (the tree is MAX_DEPTH deep).
  */
-function dropLateHidden(root: HtmlElement, rules: StyleRules, removed: Removed): void {
+function dropLateHidden(
+  root: HtmlElement,
+  rules: StyleRules,
+  removed: Removed,
+  styles: WeakMap<HtmlElement, string>,
+): void {
   const stack: HtmlElement[] = [root];
   for (let el = stack.pop(); el !== undefined; el = stack.pop()) {
     const kids = el.children;
     let kept = 0;
     for (const child of kids) {
       if (typeof child !== "string") {
-        const reason = hiddenByRules(child.attrs, rules);
+        // Its own style is read too: an inline style wins over a rule.
+        const style = styles.get(child);
+        const reason = hiddenByRules(
+          style === undefined ? child.attrs : { ...child.attrs, style },
+          rules,
+          child.tag,
+        );
         if (reason !== undefined) {
           removed.hiddenElements++;
           count(removed, reason);
@@ -191,10 +203,14 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
   /** Inside a `<style>`: its text is read for hiding rules, never shown. */
   let styleLevel = 0;
   let css = "";
-  const rules: StyleRules = { classes: new Map(), ids: new Map() };
+  const rules: StyleRules = { classes: new Map(), ids: new Map(), shown: new Set() };
   // An element was built; a hiding rule came after one was (`dropLateHidden` at the end).
   let made = false;
   let late = false;
+  // Elements' inline styles, for the late rules to yield to.
+  const styles = new WeakMap<HtmlElement, string>();
+  // The `<style>` being read applies to a screen (`styleApplies`).
+  let styleOn = true;
   let headLevel = 0;
   let title: string | undefined;
   let titleLevel = 0;
@@ -232,6 +248,7 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
       if (headLevel > 0 && name === "style") {
         count(removed, "style");
         styleLevel = opened.length;
+        styleOn = styleApplies(attribs);
         css = "";
         return;
       }
@@ -239,6 +256,7 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
       if (name === "style") {
         count(removed, "style");
         styleLevel = opened.length;
+        styleOn = styleApplies(attribs);
         css = "";
         return;
       }
@@ -255,7 +273,8 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
         }
         return;
       }
-      const hidden: HiddenReason | undefined = hiddenBy(attribs) ?? hiddenByRules(attribs, rules);
+      const hidden: HiddenReason | undefined =
+        hiddenBy(attribs) ?? hiddenByRules(attribs, rules, name);
       if (hidden !== undefined) {
         removed.hiddenElements++;
         return startSkip(hidden, true);
@@ -272,6 +291,7 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
       }
       const element: HtmlElement = { tag: name, parent: current, children: [], attrs };
       made = true;
+      if (attribs.style) styles.set(element, attribs.style);
       weight += 64;
       current.children.push(element);
       current = element;
@@ -287,7 +307,8 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
       if (level === styleLevel) {
         styleLevel = 0;
         const before = rules.classes.size + rules.ids.size;
-        parseStyleRules(css, rules);
+        // A sheet for print or speech, or not CSS, hides nothing on a screen.
+        if (styleOn) parseStyleRules(css, rules);
         // A rule read after elements were built hides them too (a sheet applies to the whole page).
         if (made && rules.classes.size + rules.ids.size > before) late = true;
         css = "";
@@ -336,7 +357,7 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
     skips(name, attribs) {
       if (DROPPED.has(name) || NOT_BODY.has(name)) return true;
       if (name === "dialog" && attribs.open === undefined) return true;
-      return hiddenBy(attribs) !== undefined || hiddenByRules(attribs, rules) !== undefined;
+      return hiddenBy(attribs) !== undefined || hiddenByRules(attribs, rules, name) !== undefined;
     },
     onskippedtext(text) {
       removed.hiddenChars += text.trim().length;
@@ -348,6 +369,11 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
   let ended = false;
 
   const take = (): TakenPiece => {
+    // A page that streams: what a rule read since the last piece hides goes before this one.
+    if (late) {
+      late = false;
+      dropLateHidden(root, rules, removed, styles);
+    }
     const { piece, depth, held } = takeComplete(current, begun, ended);
     weight = ended ? 0 : 64 * depth + held;
     return piece;
@@ -370,7 +396,10 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
     end() {
       ended = true;
       parser.end();
-      if (late) dropLateHidden(root, rules, removed);
+      if (late) {
+        late = false;
+        dropLateHidden(root, rules, removed, styles);
+      }
       const cleanTitle = title?.replace(/\s+/g, " ").trim();
       return {
         root,

@@ -95,6 +95,22 @@ describe("htmlToText: hidden text is removed", () => {
     });
   }
 
+  it("a page that streams: a rule read before an element is shown hides it (helper-11)", async () => {
+    // 34,000 empty elements make a 240 KB page stream (its tree would pass the weight it holds);
+    // the rule comes after them, before the end, and after the hidden element.
+    const page = (style: string) =>
+      `<!DOCTYPE html><html><body><h1>Recipe</h1><p>${visible("streamed-late")}</p><div class="late-n"><p>${inject("streamed-late")}</p></div>${"<i></i>".repeat(34_000)}<p>End.</p>${style}</body></html>`;
+    const hidden = await shape(page("<style>.late-n{display:none}</style>"), {
+      contentType: "text/html",
+    });
+    expect(hidden.text).toContain(visible("streamed-late"));
+    expect(hidden.text).not.toContain(inject("streamed-late"));
+    expect(hiddenCharsInMeta(hidden) ?? 1).toBeGreaterThan(0);
+    // Control: without the rule the same page shows the text.
+    const shown = await shape(page(""), { contentType: "text/html" });
+    expect(shown.text).toContain(inject("streamed-late"));
+  });
+
   it("a <style> rule after an element for another class hides nothing", async () => {
     const input = `<div class="late-shown">${visible("late-other")}</div><style>.late-note{display:none}</style>`;
     for (const options of MODES) {
