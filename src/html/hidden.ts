@@ -188,6 +188,10 @@ export interface StyleRules {
    * (more specific), or an `!important` display or visibility.
    */
   readonly shown: Set<string>;
+  /** `.key` and `#key` whose hiding rule is `!important`: nothing but the rule's own kind wins. */
+  readonly forced: Set<string>;
+  /** Rules for a tag with a class or an id read (their keys are looked up only when some are). */
+  tagged: number;
 }
 
 /** A rule's key for a selector with a tag (`p.note`): it hides only that tag's elements. */
@@ -208,9 +212,15 @@ const SIMPLE_SELECTOR = /^([a-zA-Z][a-zA-Z0-9-]*)?([.#])(-?[_a-zA-Z][\w-]*)$/;
  */
 export function parseStyleRules(
   css: string,
-  rules: StyleRules = { classes: new Map(), ids: new Map(), shown: new Set() },
+  rules: StyleRules = {
+    classes: new Map(),
+    ids: new Map(),
+    shown: new Set(),
+    forced: new Set(),
+    tagged: 0,
+  },
 ): StyleRules {
-  const { classes, ids, shown } = rules;
+  const { classes, ids, shown, forced } = rules;
   // `<!--` and `-->` around a sheet (old pages hid CSS from old browsers so) are no part of a rule.
   const text = stripCssComments(css.slice(0, MAX_STYLE_CHARS)).replace(/<!--|-->/g, " ");
   let depth = 0;
@@ -242,11 +252,15 @@ export function parseStyleRules(
         }
         const reason = hiddenBy({ style: body });
         if (reason !== undefined && reason !== "offscreen") {
+          const important = /!\s*important/i.test(body);
           for (const selector of selectors.split(",")) {
             const m = SIMPLE_SELECTOR.exec(selector.trim());
             if (m === null) continue;
             const name = m[3] as string;
-            (m[2] === "." ? classes : ids).set(m[1] ? tagged(m[1], name) : name, reason);
+            const key = m[1] ? tagged(m[1], name) : name;
+            if (m[1]) rules.tagged++;
+            (m[2] === "." ? classes : ids).set(key, reason);
+            if (important) forced.add(`${m[2]}${key}`);
           }
         } else if (reason === undefined) {
           // A later rule for the selector that sets what an earlier one hid by wins (the cascade,
@@ -262,7 +276,12 @@ export function parseStyleRules(
             const map = m[2] === "." ? classes : ids;
             const was = map.get(key);
             const property = was === undefined ? undefined : PROPERTY[was];
-            if (property !== undefined && sets.has(property)) map.delete(key);
+            // A rule that is not `!important` does not undo one that is.
+            const holds = forced.has(`${m[2]}${key}`) && !important;
+            if (property !== undefined && sets.has(property) && !holds) {
+              map.delete(key);
+              forced.delete(`${m[2]}${key}`);
+            }
             if ((important || m[2] === "#") && (sets.has("display") || sets.has("visibility"))) {
               shown.add(`${m[2]}${name}`);
             }
@@ -291,22 +310,33 @@ export function hiddenByRules(
 ): HiddenReason | undefined {
   if (rules.classes.size === 0 && rules.ids.size === 0) return undefined;
   const id = attrs.id;
-  const ruleOf = (map: Map<string, HiddenReason>, name: string) =>
-    map.get(name) ?? (tag === undefined ? undefined : map.get(tagged(tag, name)));
   const names = attrs.class?.split(/[ \t\n\r\f]+/) ?? [];
-  // An `!important` rule that shows one of its names, or an id's rule, wins.
+  // An `!important` rule that shows one of its names, or an id's rule, wins over a rule that is
+  // not `!important`; the element's own style too. An `!important` hiding rule wins over both.
   const shown = (byClass: boolean) =>
     rules.shown.size > 0 &&
     ((byClass && id !== undefined && rules.shown.has(`#${id}`)) ||
       names.some((n) => n !== "" && rules.shown.has(`.${n}`)));
+  const hidesBy = (map: Map<string, HiddenReason>, sign: string, key: string, byClass: boolean) => {
+    const reason = map.get(key);
+    if (reason === undefined) return undefined;
+    if (rules.forced.size > 0 && rules.forced.has(`${sign}${key}`)) return reason;
+    return overridden(attrs, reason) || shown(byClass) ? undefined : reason;
+  };
+  const hides = (map: Map<string, HiddenReason>, sign: string, name: string, byClass: boolean) =>
+    hidesBy(map, sign, name, byClass) ??
+    (tag === undefined || rules.tagged === 0
+      ? undefined
+      : hidesBy(map, sign, tagged(tag, name), byClass));
   if (id !== undefined) {
-    const reason = ruleOf(rules.ids, id);
-    if (reason !== undefined && !overridden(attrs, reason) && !shown(false)) return reason;
+    const reason = hides(rules.ids, "#", id, false);
+    if (reason !== undefined) return reason;
   }
   if (rules.classes.size === 0) return undefined;
   for (const name of names) {
-    const reason = ruleOf(rules.classes, name);
-    if (reason !== undefined) return overridden(attrs, reason) || shown(true) ? undefined : reason;
+    if (name === "") continue;
+    const reason = hides(rules.classes, ".", name, true);
+    if (reason !== undefined) return reason;
   }
   return undefined;
 }

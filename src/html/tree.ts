@@ -203,7 +203,13 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
   /** Inside a `<style>`: its text is read for hiding rules, never shown. */
   let styleLevel = 0;
   let css = "";
-  const rules: StyleRules = { classes: new Map(), ids: new Map(), shown: new Set() };
+  const rules: StyleRules = {
+    classes: new Map(),
+    ids: new Map(),
+    shown: new Set(),
+    forced: new Set(),
+    tagged: 0,
+  };
   // An element was built; a hiding rule came after one was (`dropLateHidden` at the end).
   let made = false;
   let late = false;
