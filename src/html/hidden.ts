@@ -62,7 +62,11 @@ function unescapeCss(css: string): string {
  */
 function keyword(raw: string): string {
   if (!raw.includes("\\")) return raw.toLowerCase();
-  const read = unescapeCss(raw);
+  // An escaped `!important` is one all the same (`!\important`): it goes, with the spaces before
+  // it (spaces only: an escaped tab stays, and `none\9` is no keyword).
+  const read = unescapeCss(raw)
+    .replace(/!\s*important\s*$/i, "")
+    .replace(/ +$/, "");
   return /^-?[a-zA-Z][a-zA-Z-]*$/.test(read) ? read.toLowerCase() : raw;
 }
 
@@ -126,15 +130,12 @@ export function hiddenBy(attrs: Readonly<Record<string, string>>): HiddenReason 
   // `hidden="until-found"` is hidden too (a browser reveals it only to find-in-page).
   if (attrs.hidden !== undefined) return "hidden-attribute";
   if (attrs["aria-hidden"]?.trim().toLowerCase() === "true") return "aria-hidden";
+  // A popover is shown only when a script or a button opens it: in the markup it is closed.
+  if (attrs.popover !== undefined) return "hidden-attribute";
   const style = attrs.style;
-  const d = style === undefined || style === "" ? undefined : declarations(style);
-  const display = d?.get("display");
-  // A popover is shown only when a script or a button opens it: in the markup it is closed,
-  // unless its own style says how to display it (or it is an open dialog).
-  if (attrs.popover !== undefined && attrs.open === undefined && display === undefined) {
-    return "hidden-attribute";
-  }
-  if (d === undefined) return undefined;
+  if (style === undefined || style === "") return undefined;
+  const d = declarations(style);
+  const display = d.get("display");
   if (display === "none") return "display-none";
   const visibility = d.get("visibility");
   if (visibility === "hidden" || visibility === "collapse") return "visibility-hidden";
@@ -183,21 +184,12 @@ export interface StyleRules {
   /** Class names (a tag's rule keyed `tag\0name`) and the way their rule hides. */
   readonly classes: Map<string, HiddenReason>;
   readonly ids: Map<string, HiddenReason>;
-  /**
-   * `.name` and `#name` that a rule shows and that win over a class's hiding rule: an id's rule
-   * (more specific), or an `!important` display or visibility.
-   */
-  readonly shown: Set<string>;
-  /** `.key` and `#key` whose hiding rule is `!important`: nothing but the rule's own kind wins. */
-  readonly forced: Set<string>;
   /** Rules for a tag with a class or an id read (their keys are looked up only when some are). */
   tagged: number;
 }
 
 /** A rule's key for a selector with a tag (`p.note`): it hides only that tag's elements. */
 const tagged = (tag: string, name: string) => `${tag.toLowerCase()}\u0000${name}`;
-/** A rule body that shows with `!important`. */
-const IMPORTANT_SHOW = /(?:display|visibility)\s*:[^;]*!\s*important/i;
 
 /** Characters of stylesheet read at most (per page). */
 const MAX_STYLE_CHARS = 512 * 1024;
@@ -215,85 +207,43 @@ export function parseStyleRules(
   rules: StyleRules = {
     classes: new Map(),
     ids: new Map(),
-    shown: new Set(),
-    forced: new Set(),
     tagged: 0,
   },
 ): StyleRules {
-  const { classes, ids, shown, forced } = rules;
+  const { classes, ids } = rules;
   // `<!--` and `-->` around a sheet (old pages hid CSS from old browsers so) are no part of a rule.
   const text = stripCssComments(css.slice(0, MAX_STYLE_CHARS)).replace(/<!--|-->/g, " ");
   let depth = 0;
   let start = 0;
   let atRule = 0; // depth at which an at-rule block opened (0: none)
-  // A stray `}` at the top starts a rule that CSS then drops: the next rule is not read.
-  let stray = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === "{") {
-      const prelude = stray ? "" : text.slice(start, i).trim();
-      stray = false;
+      const prelude = text.slice(start, i).trim();
       depth++;
       if (atRule === 0 && prelude.startsWith("@")) atRule = depth;
       start = i + 1;
       if (atRule === 0 && depth === 1) {
         const close = text.indexOf("}", i + 1);
         if (close === -1) break;
-        let body = text.slice(i + 1, close);
-        let selectors = prelude;
-        const inner = body.lastIndexOf("{");
-        if (inner !== -1) {
-          // A nested rule (`.a { .b { display:none } }`) hides `.a .b`: read as its own `.b`
-          // (more than it hides, never less); `&.b` is `.a.b`, not read.
-          const from = Math.max(body.lastIndexOf(";", inner), body.lastIndexOf("{", inner - 1)) + 1;
-          selectors = body.slice(from, inner).trim();
-          body = body.slice(inner + 1);
-          if (selectors.includes("&")) selectors = "";
-        }
-        const reason = hiddenBy({ style: body });
+        // Up to the first `}`: a nested rule's declarations count for the rule around it (it
+        // hides more than CSS would, never less).
+        const body = text.slice(i + 1, close);
+        const reason = hiddenBy({ style: body.replaceAll("{", ";") });
         if (reason !== undefined && reason !== "offscreen") {
-          const important = /!\s*important/i.test(body);
-          for (const selector of selectors.split(",")) {
+          for (const selector of prelude.split(",")) {
             const m = SIMPLE_SELECTOR.exec(selector.trim());
             if (m === null) continue;
             const name = m[3] as string;
-            const key = m[1] ? tagged(m[1], name) : name;
             if (m[1]) rules.tagged++;
-            (m[2] === "." ? classes : ids).set(key, reason);
-            if (important) forced.add(`${m[2]}${key}`);
-          }
-        } else if (reason === undefined) {
-          // A later rule for the selector that sets what an earlier one hid by wins (the cascade,
-          // by order alone): `.x{display:none}` then `.x{display:block}` shows it. An id's rule
-          // or an `!important` one wins over a class's rule whatever the order.
-          const sets = declarations(body);
-          const important = IMPORTANT_SHOW.test(body);
-          for (const selector of selectors.split(",")) {
-            const m = SIMPLE_SELECTOR.exec(selector.trim());
-            if (m === null) continue;
-            const name = m[3] as string;
-            const key = m[1] ? tagged(m[1], name) : name;
-            const map = m[2] === "." ? classes : ids;
-            const was = map.get(key);
-            const property = was === undefined ? undefined : PROPERTY[was];
-            // A rule that is not `!important` does not undo one that is.
-            const holds = forced.has(`${m[2]}${key}`) && !important;
-            if (property !== undefined && sets.has(property) && !holds) {
-              map.delete(key);
-              forced.delete(`${m[2]}${key}`);
-            }
-            if ((important || m[2] === "#") && (sets.has("display") || sets.has("visibility"))) {
-              shown.add(`${m[2]}${name}`);
-            }
+            (m[2] === "." ? classes : ids).set(m[1] ? tagged(m[1], name) : name, reason);
           }
         }
         i = close;
-        // A nested rule closed: the rule around it is still open (its `}` comes later).
-        if (inner === -1) depth--;
+        depth--;
         start = close + 1;
       }
     } else if (c === "}") {
-      if (depth === 0) stray = true;
       if (depth === atRule) atRule = 0;
       depth = Math.max(0, depth - 1);
       start = i + 1;
@@ -309,52 +259,21 @@ export function hiddenByRules(
   tag?: string,
 ): HiddenReason | undefined {
   if (rules.classes.size === 0 && rules.ids.size === 0) return undefined;
+  const ruleOf = (map: Map<string, HiddenReason>, name: string) =>
+    map.get(name) ??
+    (tag === undefined || rules.tagged === 0 ? undefined : map.get(tagged(tag, name)));
   const id = attrs.id;
-  const names = attrs.class?.split(/[ \t\n\r\f]+/) ?? [];
-  // An `!important` rule that shows one of its names, or an id's rule, wins over a rule that is
-  // not `!important`; the element's own style too. An `!important` hiding rule wins over both.
-  const shown = (byClass: boolean) =>
-    rules.shown.size > 0 &&
-    ((byClass && id !== undefined && rules.shown.has(`#${id}`)) ||
-      names.some((n) => n !== "" && rules.shown.has(`.${n}`)));
-  const hidesBy = (map: Map<string, HiddenReason>, sign: string, key: string, byClass: boolean) => {
-    const reason = map.get(key);
-    if (reason === undefined) return undefined;
-    if (rules.forced.size > 0 && rules.forced.has(`${sign}${key}`)) return reason;
-    return overridden(attrs, reason) || shown(byClass) ? undefined : reason;
-  };
-  const hides = (map: Map<string, HiddenReason>, sign: string, name: string, byClass: boolean) =>
-    hidesBy(map, sign, name, byClass) ??
-    (tag === undefined || rules.tagged === 0
-      ? undefined
-      : hidesBy(map, sign, tagged(tag, name), byClass));
   if (id !== undefined) {
-    const reason = hides(rules.ids, "#", id, false);
+    const reason = ruleOf(rules.ids, id);
     if (reason !== undefined) return reason;
   }
-  if (rules.classes.size === 0) return undefined;
-  for (const name of names) {
-    if (name === "") continue;
-    const reason = hides(rules.classes, ".", name, true);
+  const cls = attrs.class;
+  if (cls === undefined || rules.classes.size === 0) return undefined;
+  for (const name of cls.split(/[ \t\n\r\f]+/)) {
+    const reason = name === "" ? undefined : ruleOf(rules.classes, name);
     if (reason !== undefined) return reason;
   }
   return undefined;
-}
-
-/** The property a hiding reason of a rule sets: an inline style that sets it too wins. */
-const PROPERTY: Partial<Record<HiddenReason, string>> = {
-  "display-none": "display",
-  "visibility-hidden": "visibility",
-  "font-size-0": "font-size",
-  "opacity-0": "opacity",
-};
-
-/** Whether the element's own style sets what the rule's reason hides by (inline wins). */
-function overridden(attrs: Readonly<Record<string, string>>, reason: HiddenReason): boolean {
-  const property = PROPERTY[reason];
-  const style = attrs.style;
-  if (property === undefined || style === undefined || style === "") return false;
-  return declarations(style).has(property);
 }
 
 /**
@@ -364,6 +283,12 @@ function overridden(attrs: Readonly<Record<string, string>>, reason: HiddenReaso
 export function styleApplies(attrs: Readonly<Record<string, string>>): boolean {
   const type = attrs.type?.trim().toLowerCase();
   if (type !== undefined && type !== "" && type !== "text/css") return false;
+  // Read unless every query of the list is for a medium that is no screen: a query it cannot
+  // judge (`(min-width: 1px)`, `only screen and …`) may apply, and a sheet that may hides.
   const media = attrs.media?.trim().toLowerCase();
-  return media === undefined || media === "" || media === "all" || media === "screen";
+  if (media === undefined || media === "") return true;
+  return !media.split(",").every((query) => NOT_SCREEN.test(query.trim()));
 }
+
+/** A media query for a medium that is no screen only (`print`, `speech`, `only print and …`). */
+const NOT_SCREEN = /^(?:only\s+)?(?:print|speech|aural|braille|embossed|tty)(?:\s+and\b.*)?$/;

@@ -107,25 +107,14 @@ export const MAX_DEPTH = 200;
  * element above it, as in a browser), counting them and their text as hidden. An element a rule
  * hid when it opened never reached the tree. One pass, no recursion (the tree is MAX_DEPTH deep).
  */
-function dropLateHidden(
-  root: HtmlElement,
-  rules: StyleRules,
-  removed: Removed,
-  styles: WeakMap<HtmlElement, string>,
-): void {
+function dropLateHidden(root: HtmlElement, rules: StyleRules, removed: Removed): void {
   const stack: HtmlElement[] = [root];
   for (let el = stack.pop(); el !== undefined; el = stack.pop()) {
     const kids = el.children;
     let kept = 0;
     for (const child of kids) {
       if (typeof child !== "string") {
-        // Its own style is read too: an inline style wins over a rule.
-        const style = styles.get(child);
-        const reason = hiddenByRules(
-          style === undefined ? child.attrs : { ...child.attrs, style },
-          rules,
-          child.tag,
-        );
+        const reason = hiddenByRules(child.attrs, rules, child.tag);
         if (reason !== undefined) {
           removed.hiddenElements++;
           count(removed, reason);
@@ -206,15 +195,11 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
   const rules: StyleRules = {
     classes: new Map(),
     ids: new Map(),
-    shown: new Set(),
-    forced: new Set(),
     tagged: 0,
   };
   // An element was built; a hiding rule came after one was (`dropLateHidden` at the end).
   let made = false;
   let late = false;
-  // Elements' inline styles, for the late rules to yield to.
-  const styles = new WeakMap<HtmlElement, string>();
   // The `<style>` being read applies to a screen (`styleApplies`).
   let styleOn = true;
   let headLevel = 0;
@@ -297,7 +282,6 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
       }
       const element: HtmlElement = { tag: name, parent: current, children: [], attrs };
       made = true;
-      if (attribs.style) styles.set(element, attribs.style);
       weight += 64;
       current.children.push(element);
       current = element;
@@ -378,7 +362,7 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
     // A page that streams: what a rule read since the last piece hides goes before this one.
     if (late) {
       late = false;
-      dropLateHidden(root, rules, removed, styles);
+      dropLateHidden(root, rules, removed);
     }
     const { piece, depth, held } = takeComplete(current, begun, ended);
     weight = ended ? 0 : 64 * depth + held;
@@ -404,7 +388,7 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
       parser.end();
       if (late) {
         late = false;
-        dropLateHidden(root, rules, removed, styles);
+        dropLateHidden(root, rules, removed);
       }
       const cleanTitle = title?.replace(/\s+/g, " ").trim();
       return {
