@@ -2,9 +2,9 @@
  * Whether an element hides its content from the person reading the page while the model would
  * still read it: the `hidden` and `popover` attributes, `aria-hidden="true"`, and inline styles
  * that hide (`display:none`, `visibility:hidden`, `content-visibility:hidden`, `font-size:0`,
- * `opacity:0`, off-screen positioning, a zero-size box with overflow hidden, a zero clip), CSS
- * escapes read. Only inline styles are read: there is no
- * stylesheet engine without a DOM.
+ * `opacity:0`, off-screen positioning, a zero-size box with overflow hidden, a zero clip), their
+ * CSS escapes read; and the page's own `<style>` rules for simple selectors (`parseStyleRules`).
+ * There is no cascade engine without a DOM: a rule that shows never undoes one that hides.
  */
 
 /** Why content was dropped: a hiding technique, or an element whose content is never text. */

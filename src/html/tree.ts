@@ -236,14 +236,7 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
         headLevel = opened.length;
         return;
       }
-      if (headLevel > 0 && name === "style") {
-        count(removed, "style");
-        styleLevel = opened.length;
-        styleOn = styleApplies(attribs);
-        css = "";
-        return;
-      }
-      if (headLevel > 0) return startSkip(undefined, false);
+      // A sheet is read for its hiding rules, in the head or the body.
       if (name === "style") {
         count(removed, "style");
         styleLevel = opened.length;
@@ -251,6 +244,7 @@ export function createTreeBuilder(options: { readonly closedDetails: "keep" | "d
         css = "";
         return;
       }
+      if (headLevel > 0) return startSkip(undefined, false);
       if (DROPPED.has(name)) return startSkip(name, false);
       // A dialog is shown only when open.
       if (name === "dialog" && attribs.open === undefined) {

@@ -119,15 +119,20 @@ describe("a line naming unshown messages takes at most a twentieth of the budget
   });
 });
 
+/** A second's time stamp, `i` seconds past 08:00. */
+const stamp = (i: number) =>
+  `2026-12-06T${String(8 + Math.floor(i / 3600)).padStart(2, "0")}:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z`;
+
+/** `n` quiet lines of one template, a second apart (each test then plants its messages). */
+const accessLog = (n: number) =>
+  Array.from(
+    { length: n },
+    (_, i) => `${stamp(i)} web-${i % 4} api[${100 + (i % 9)}]: GET /v1/items/${i} 200 ${i % 90}ms`,
+  );
+
 describe("a message's line takes its name's place", () => {
   it("the budget its name took is spent, and every message is shown or named", async () => {
-    const stamp = (i: number) =>
-      `2026-12-06T${String(8 + Math.floor(i / 3600)).padStart(2, "0")}:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z`;
-    const lines = Array.from(
-      { length: 8000 },
-      (_, i) =>
-        `${stamp(i)} web-${i % 4} api[${100 + (i % 9)}]: GET /v1/items/${i} 200 ${i % 90}ms`,
-    );
+    const lines = accessLog(8000);
     // 20 messages (fewer than a section names at most), each on 5 to 24 lines.
     for (let k = 0; k < 20; k++) {
       const name = `step${String.fromCharCode(97 + k)}`;
@@ -159,13 +164,7 @@ describe("a message's line takes its name's place", () => {
 
 describe("messages past the names' cap", () => {
   it("a message no name covers is shown by its held line where the budget holds it", async () => {
-    const stamp = (i: number) =>
-      `2026-12-06T${String(8 + Math.floor(i / 3600)).padStart(2, "0")}:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z`;
-    const lines = Array.from(
-      { length: 6000 },
-      (_, i) =>
-        `${stamp(i)} web-${i % 4} api[${100 + (i % 9)}]: GET /v1/items/${i} 200 ${i % 90}ms`,
-    );
+    const lines = accessLog(6000);
     // 300 quiet lines of templates seen once each (rare lines compete for the budget).
     const W =
       "amber birch cedar delta ember fjord grove heron iris juniper kestrel lotus maple nectar onyx pine quartz raven sage tundra umber violet willow xenon yarrow zephyr".split(
